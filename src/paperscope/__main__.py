@@ -1,0 +1,4 @@
+"""`python -m paperscope` runs the CLI."""
+from .cli import main
+
+main()

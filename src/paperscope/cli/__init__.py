@@ -1,0 +1,17 @@
+"""Command line: a thin Typer mirror of the `Library` facade.
+
+Each area registers its commands on `app` in its own module; this file only assembles them.
+Exit codes: 0 success, 1 user error (bad input, unknown id), 2 usage error.
+"""
+from __future__ import annotations
+
+from .common import app, main
+
+# Command modules register themselves on import.
+from . import main as _main_commands  # noqa: F401,E402  ingest, list, show, stats, remove
+from . import search as _search_commands  # noqa: F401,E402  search, related
+from . import analysis as _analysis_commands  # noqa: F401,E402  topics, map, compare
+from . import user as _user_commands  # noqa: F401,E402  tags, notes, recommend, export
+from . import web as _web_commands  # noqa: F401,E402  serve
+
+__all__ = ["app", "main"]

@@ -1,0 +1,81 @@
+"""Shared CLI plumbing: the Typer app, the global --db option, output helpers, error handling."""
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ..model import InputError
+
+app = typer.Typer(
+    name="paperscope",
+    help="Explore machine-learning conference paper lists offline.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+
+class State:
+    db: Optional[Path] = None
+
+
+state = State()
+
+
+@app.callback()
+def _global(db: Optional[Path] = typer.Option(None, "--db", help="Library file (default: $PAPERSCOPE_DB, else the per-user data dir).")) -> None:
+    state.db = db
+
+
+def open_library(readonly: bool = False):
+    from ..library import Library
+
+    return Library.open(state.db, readonly=readonly)
+
+
+def fail(message: str, code: int = 1) -> None:
+    err_console.print(f"[bold red]error:[/] {message}", markup=True, highlight=False)
+    raise typer.Exit(code)
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn InputError / ValueError into a clean message and exit code 1."""
+    try:
+        yield
+    except (InputError, ValueError, FileNotFoundError) as exc:
+        fail(str(exc))
+
+
+@contextmanager
+def progress_bar(enabled: bool = True) -> Iterator[Callable[[str, int, int], None]]:
+    """A `progress(phase, done, total)` callback backed by a Rich progress bar; silent when
+    stderr is not a terminal."""
+    if not enabled or not err_console.is_terminal:
+        yield lambda phase, done, total: None
+        return
+    tasks: dict[str, int] = {}
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=err_console, transient=False) as bar:
+        def update(phase: str, done: int, total: int) -> None:
+            if phase not in tasks:
+                tasks[phase] = bar.add_task(phase, total=total or None)
+            bar.update(tasks[phase], completed=done, total=total or None)
+        yield update
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,134 @@
+"""Core commands: ingest, list, show, stats, remove."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.table import Table
+
+from .common import app, console, err_console, fail, open_library, print_json, progress_bar, user_errors
+
+
+@app.command()
+def ingest(
+    paths: List[Path] = typer.Argument(..., help="List files or folders (text lists, JSON/JSONL, CSV/TSV, BibTeX, PMLR _posts)."),
+    fmt: Optional[str] = typer.Option(None, "--format", help="Override format detection."),
+    venue: Optional[str] = typer.Option(None, "--venue", help="Venue when the list does not name it (overrides the header)."),
+    year: Optional[int] = typer.Option(None, "--year", help="Year when the list does not name it (overrides the header)."),
+    strict: bool = typer.Option(False, "--strict", help="Reject a whole file if any record in it is bad."),
+    embed: bool = typer.Option(True, "--embed/--no-embed", help="Compute embeddings for new papers now."),
+    as_json: bool = typer.Option(False, "--json", help="Print the ingest report as JSON."),
+) -> None:
+    """Read paper lists into the library (idempotent: re-ingesting changes nothing)."""
+    with user_errors():
+        with open_library() as lib, progress_bar(not as_json) as progress:
+            report = lib.ingest(paths, fmt=fmt, venue=venue, year=year, strict=strict,
+                                embed=embed, progress=progress)
+            stats = lib.stats()
+    if as_json:
+        print_json({**report.to_dict(), "library": stats})
+    else:
+        _print_report(report, stats)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def _print_report(report, stats) -> None:
+    table = Table(title="ingest", show_lines=False)
+    for col in ("file", "format", "added", "merged", "unchanged", "dup", "skipped"):
+        table.add_column(col, justify="left" if col in ("file", "format") else "right")
+    for f in report.files:
+        table.add_row(Path(f.path).name, f.format, str(f.added), str(f.merged), str(f.unchanged),
+                      str(f.duplicates), str(f.skipped))
+    console.print(table)
+    for f in report.files:
+        if f.error:
+            err_console.print(f"[red]rejected[/] {f.error}", highlight=False, markup=True)
+        for p in f.problems[:20]:
+            err_console.print(f"[yellow]skipped[/] {p}", highlight=False, markup=True)
+        if len(f.problems) > 20:
+            err_console.print(f"... and {len(f.problems) - 20} more problems in {f.path}")
+    console.print(f"added {report.total('added')}, merged {report.total('merged')}, "
+                  f"unchanged {report.total('unchanged')}, skipped {report.total('skipped')}"
+                  + (f" ({', '.join(f'{k}: {v}' for k, v in report.skip_reasons().items())})"
+                     if report.total('skipped') else ""), highlight=False)
+    console.print(f"library: {stats['papers']} papers in {len(stats['collections'])} collections "
+                  f"({stats['path']})", highlight=False)
+
+
+@app.command("list")
+def list_papers(
+    venue: Optional[str] = typer.Option(None, "--venue"),
+    year: Optional[int] = typer.Option(None, "--year"),
+    collection: Optional[str] = typer.Option(None, "--collection"),
+    limit: Optional[int] = typer.Option(None, "--limit", min=1),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """List papers (all of them unless filtered)."""
+    with user_errors(), open_library() as lib:
+        papers = lib.papers(venue=venue, year=year, collection=collection, limit=limit)
+    if as_json:
+        print_json(papers)
+        return
+    table = Table(show_header=True)
+    table.add_column("id")
+    table.add_column("venue")
+    table.add_column("title / label", overflow="fold")
+    for p in papers:
+        table.add_row(p["id"], f"{p['venue']} {p['year'] or ''}", p["title"] or f"[dim]{p.get('label') or ''}[/]")
+    console.print(table)
+    console.print(f"{len(papers)} papers", highlight=False)
+
+
+@app.command()
+def show(paper_id: str = typer.Argument(...), as_json: bool = typer.Option(False, "--json")) -> None:
+    """Show one paper."""
+    with user_errors(), open_library() as lib:
+        paper = lib.paper(paper_id)
+    if paper is None:
+        fail(f"no paper with id {paper_id!r}")
+    if as_json:
+        print_json(paper)
+        return
+    from rich.markup import escape
+
+    console.print(f"[bold]{escape(paper['title'] or paper.get('label') or '(untitled)')}[/]")
+    console.print(f"[dim]{paper['id']} · {escape(str(paper['venue']))} {paper['year'] or ''}"
+                  f"{' · ' + escape(paper['status']) if paper['status'] else ''}[/]")
+    if paper["authors"]:
+        console.print(escape(", ".join(paper["authors"])))
+    for key in ("methods", "paper_type", "tldr", "code_urls", "keyphrases"):
+        if paper.get(key):
+            value = paper[key]
+            console.print(f"[cyan]{key}:[/] {escape(', '.join(value) if isinstance(value, list) else str(value))}")
+    console.print()
+    console.print(escape(paper["abstract"]))
+    console.print()
+    for c in paper["collections"]:
+        console.print(f"[dim]in {escape(c['name'])} from {escape(c['source'])} (#{c['position'] + 1})[/]")
+
+
+@app.command()
+def stats(as_json: bool = typer.Option(False, "--json")) -> None:
+    """Papers per collection."""
+    with user_errors(), open_library() as lib:
+        data = lib.stats()
+    if as_json:
+        print_json(data)
+        return
+    table = Table(title=f"{data['papers']} papers")
+    for col in ("collection", "papers", "lists"):
+        table.add_column(col)
+    for c in data["collections"]:
+        table.add_row(c["name"], str(c["papers"]), str(c["lists"]))
+    console.print(table)
+
+
+@app.command()
+def remove(collection: str = typer.Option(..., "--collection", help='e.g. "ICML 2024"')) -> None:
+    """Remove a collection (papers in no other collection go too; tags and notes are kept)."""
+    with user_errors(), open_library() as lib:
+        out = lib.remove_collection(collection)
+    console.print(f"removed {collection}: {out['memberships']} memberships, {out['papers_removed']} papers",
+                  highlight=False)

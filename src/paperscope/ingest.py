@@ -1,0 +1,230 @@
+"""Ingest: records from the readers -> papers, collections and memberships in the store.
+
+Identity: a paper is found again by its normalised abstract (`a:` key) or, failing that, by its
+normalised title and year (`t:` key). A match fills the stored paper's gaps (title, authors,
+keywords, status, urls) and never overwrites known values with empty ones.
+
+Atomicity: each batch of records is one transaction; Ctrl-C or a crash rolls back the batch in
+flight and leaves earlier batches whole. With `strict`, a file with any problem is rejected
+before anything is written.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from . import sources
+from .model import InputError, Problem, Record, clean_text, content_hash, latex_to_plain, match_key, paper_id_for
+
+BATCH = 500
+MIN_TITLE_KEY = 12  # shorter normalised titles are too generic to identify a paper
+
+
+@dataclass
+class FileReport:
+    path: str
+    format: str = ""
+    records: int = 0
+    added: int = 0
+    merged: int = 0
+    unchanged: int = 0
+    duplicates: int = 0  # same paper twice in one file
+    skipped: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    error: str | None = None  # the whole file was rejected
+    seen: set = field(default_factory=set, repr=False)  # paper ids met in this file
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "format": self.format, "records": self.records,
+                "added": self.added, "merged": self.merged, "unchanged": self.unchanged,
+                "duplicates": self.duplicates, "skipped": self.skipped, "error": self.error,
+                "problems": [{"source": p.source, "line": p.line, "reason": p.reason} for p in self.problems]}
+
+
+@dataclass
+class IngestReport:
+    files: list[FileReport] = field(default_factory=list)
+    merges: list[dict[str, Any]] = field(default_factory=list)  # what was merged into what
+    derived: dict[str, int] = field(default_factory=dict)
+
+    def total(self, name: str) -> int:
+        return sum(getattr(f, name) for f in self.files)
+
+    @property
+    def ok(self) -> bool:
+        return not any(f.error for f in self.files)
+
+    def skip_reasons(self) -> Counter:
+        return Counter(_reason_kind(p.reason) for f in self.files for p in f.problems)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"added": self.total("added"), "merged": self.total("merged"),
+                "unchanged": self.total("unchanged"), "duplicates": self.total("duplicates"),
+                "skipped": self.total("skipped"), "skip_reasons": dict(self.skip_reasons()),
+                "files": [f.to_dict() for f in self.files], "merges": self.merges,
+                "derived": self.derived}
+
+
+def _reason_kind(reason: str) -> str:
+    return reason.split(":")[0].split("(")[0].strip()[:60]
+
+
+class Ingester:
+    def __init__(self, store, *, fmt: str | None = None, venue: str | None = None,
+                 year: int | None = None, strict: bool = False,
+                 progress: Callable[[str, int, int], None] | None = None):
+        self.store = store
+        self.fmt = fmt
+        self.venue = venue
+        self.year = year
+        self.strict = strict
+        self.progress = progress or (lambda phase, done, total: None)
+        if fmt and fmt not in sources.FORMATS:
+            raise InputError(f"unknown format {fmt!r}; choose one of: {', '.join(sources.FORMATS)}")
+
+    def run(self, paths: Iterable[str | Path]) -> IngestReport:
+        report = IngestReport()
+        given = [Path(p) for p in paths]
+        for p in given:
+            if not p.exists():
+                raise InputError(f"{p}: no such file or directory")
+        files = sources.expand(given)
+        if not files:
+            raise InputError(f"no list files found in: {', '.join(map(str, given))}")
+        for i, path in enumerate(files):
+            self.progress("files", i, len(files))
+            report.files.append(self._ingest_file(path, report))
+        self.progress("files", len(files), len(files))
+        return report
+
+    # ------------------------------------------------------------------ one file
+    def _ingest_file(self, path: Path, report: IngestReport) -> FileReport:
+        fr = FileReport(path=str(path))
+        try:
+            fmt = self.fmt or sources.detect(path)
+        except InputError as exc:
+            fr.error = str(exc)
+            return fr
+        fr.format = fmt
+        if self.strict:
+            bad = [item for item in sources.read(path, fmt, self.venue, self.year) if isinstance(item, Problem)]
+            if bad:
+                fr.problems = bad
+                fr.skipped = sum(1 for p in bad if not p.fatal)
+                fr.error = f"{len(bad)} problem(s) with --strict; nothing written from this file: {bad[0]}"
+                return fr
+        digest = _sha256(path)
+        batch: list[Record] = []
+        for item in sources.read(path, fmt, self.venue, self.year):
+            if isinstance(item, Problem):
+                fr.problems.append(item)
+                if item.fatal:
+                    fr.error = str(item)
+                    return fr
+                fr.skipped += 1
+                continue
+            fr.records += 1
+            batch.append(item)
+            if len(batch) >= BATCH:
+                self._write_batch(batch, fr, digest, fmt, report)
+                batch = []
+                self.progress(f"ingest {path.name}", fr.records, 0)
+        if batch:
+            self._write_batch(batch, fr, digest, fmt, report)
+        if fr.records == 0 and not fr.error:
+            fr.error = f"{path}: no papers found"
+        return fr
+
+    def _write_batch(self, batch: list[Record], fr: FileReport, digest: str, fmt: str,
+                     report: IngestReport) -> None:
+        store = self.store
+        seen_here = fr.seen
+        with store.transaction():
+            source_id = store.source_id(str(Path(fr.path).resolve()), digest, fmt)
+            for rec in batch:
+                venue = rec.venue or self.venue
+                year = rec.year or self.year
+                if not venue:
+                    fr.problems.append(Problem(rec.source, rec.line, "no venue: pass --venue/--year"))
+                    fr.skipped += 1
+                    fr.records -= 1
+                    continue
+                outcome = self._upsert(rec, year, report)
+                pid = outcome[1]
+                cid = store.collection_id(venue, year)
+                new_member = store.add_membership(pid, cid, source_id, rec.position, rec.status)
+                kind = outcome[0]
+                if pid in seen_here and kind != "added":
+                    fr.duplicates += 1
+                    fr.problems.append(Problem(rec.source, rec.line, "duplicate: same paper earlier in this file"))
+                elif kind == "added":
+                    fr.added += 1
+                elif kind == "merged" or new_member:
+                    fr.merged += 1
+                    report.merges.append({"paper": pid, "from": f"{rec.source}:{rec.line}",
+                                          "filled": outcome[2]})
+                else:
+                    fr.unchanged += 1
+                seen_here.add(pid)
+
+    def _upsert(self, rec: Record, year: int | None, report: IngestReport) -> tuple[str, str, list[str]]:
+        """Insert or merge one record; returns (added|merged|unchanged, paper id, filled fields)."""
+        store = self.store
+        abstract_src = clean_text(rec.abstract)
+        title_src = clean_text(rec.title) or None
+        abstract = latex_to_plain(abstract_src)
+        title = latex_to_plain(title_src) if title_src else None
+        keys = [f"a:{match_key(abstract)}"]
+        tkey = match_key(title) if title else ""
+        if len(tkey) >= MIN_TITLE_KEY:
+            keys.append(f"t:{tkey}:{year or ''}")
+        existing = store.paper_for_keys(keys)
+        authors = [clean_text(a) for a in rec.authors if clean_text(a)]
+        keywords = [clean_text(k) for k in rec.keywords if clean_text(k)]
+        urls = {k: v.strip() for k, v in rec.urls.items() if v and v.strip()}
+        if existing is None:
+            pid = paper_id_for(keys[0])
+            store.insert_paper({
+                "id": pid, "title": title, "title_source": title_src, "abstract": abstract,
+                "abstract_source": abstract_src, "authors": json.dumps(authors, ensure_ascii=False),
+                "keywords": json.dumps(keywords, ensure_ascii=False), "status": rec.status,
+                "urls": json.dumps(urls, ensure_ascii=False), "external_id": rec.external_id,
+                "label": title, "text_hash": content_hash(title, abstract),
+            })
+            store.add_keys(pid, keys)
+            return "added", pid, []
+        row = store.paper_row(existing)
+        changes: dict[str, Any] = {}
+        if not row["title"] and title:
+            changes.update(title=title, title_source=title_src)
+        if not json.loads(row["authors"]) and authors:
+            changes["authors"] = json.dumps(authors, ensure_ascii=False)
+        if not json.loads(row["keywords"]) and keywords:
+            changes["keywords"] = json.dumps(keywords, ensure_ascii=False)
+        if not row["status"] and rec.status:
+            changes["status"] = rec.status
+        if not row["external_id"] and rec.external_id:
+            changes["external_id"] = rec.external_id
+        old_urls = json.loads(row["urls"])
+        merged_urls = {**urls, **old_urls}
+        if merged_urls != old_urls:
+            changes["urls"] = json.dumps(merged_urls, ensure_ascii=False)
+        if "title" in changes:
+            changes["text_hash"] = content_hash(changes["title"], row["abstract"])
+            changes["label"] = changes["title"]
+        store.update_paper(existing, changes)
+        store.add_keys(existing, keys)
+        filled = sorted(k for k in changes if k not in ("title_source", "text_hash", "label"))
+        return ("merged" if filled else "unchanged"), existing, filled
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()

@@ -1,0 +1,159 @@
+"""Domain objects shared by every package: Record (what a reader yields), Problem (a bad
+record, reported with file and line), Paper (what the library stores) and text normalisation.
+
+Nothing here touches the database or the file system.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass
+class Record:
+    """One paper as read from one source file, before identity and merging.
+
+    Text fields hold the source text (LaTeX kept); `plain_*` renderings are derived by
+    `normalise_record`. `line` is the 1-based line (text formats) or record number (JSON,
+    CSV rows, BibTeX entries) where the record starts, for messages.
+    """
+
+    abstract: str
+    source: str  # path of the file it came from
+    line: int
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)
+    venue: str | None = None
+    year: int | None = None
+    status: str | None = None  # Poster / Spotlight / Oral / ... when known
+    urls: dict[str, str] = field(default_factory=dict)  # paper, pdf, openreview, code, ...
+    external_id: str | None = None  # e.g. an OpenReview id
+    position: int = 0  # order within its list (0-based)
+
+
+@dataclass
+class Problem:
+    """A record that could not be read. Never silently dropped: the ingest summary lists it."""
+
+    source: str
+    line: int
+    reason: str
+    fatal: bool = False  # True: the whole file is unreadable (empty, binary, bad encoding)
+
+    def __str__(self) -> str:
+        where = f"{self.source}:{self.line}" if self.line else self.source
+        return f"{where}: {self.reason}"
+
+
+class InputError(Exception):
+    """A user error about input (file, format, options). The CLI exits 1 with its message."""
+
+
+# --------------------------------------------------------------------------- papers
+
+PAPER_FIELDS = (
+    "id", "title", "abstract", "authors", "venue", "year", "status", "urls", "keywords",
+    "collections",
+)
+
+
+@dataclass
+class Paper:
+    """A paper as stored: one row however many lists it appears in."""
+
+    id: str
+    abstract: str  # plain-text rendering (display + indexing)
+    abstract_source: str  # as read (LaTeX kept)
+    title: str | None = None
+    title_source: str | None = None
+    authors: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)
+    status: str | None = None
+    urls: dict[str, str] = field(default_factory=dict)
+    venue: str | None = None  # of its first collection
+    year: int | None = None
+    collections: list[dict[str, Any]] = field(default_factory=list)
+    facts: dict[str, Any] = field(default_factory=dict)  # derived by enrich/
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {
+            "id": self.id,
+            "title": self.title,
+            "abstract": self.abstract,
+            "abstract_source": self.abstract_source,
+            "authors": list(self.authors),
+            "venue": self.venue,
+            "year": self.year,
+            "status": self.status,
+            "urls": dict(self.urls),
+            "keywords": list(self.keywords),
+            "collections": [dict(c) for c in self.collections],
+        }
+        d.update(self.facts)
+        return d
+
+
+# --------------------------------------------------------------------------- text
+
+_WS = re.compile(r"\s+")
+_LATEX_HINT = re.compile(r"[\\$^_{}]")
+_UNESCAPED_PERCENT = re.compile(r"(?<!\\)%")
+
+
+def clean_text(text: str | None) -> str:
+    """Unicode NFC, no control characters, single spaces, stripped."""
+    if not text:
+        return ""
+    text = unicodedata.normalize("NFC", text)
+    text = "".join(ch if ch.isprintable() or ch in "\n\t" else " " for ch in text)
+    return _WS.sub(" ", text).strip()
+
+
+def latex_to_plain(text: str) -> str:
+    """Plain-text rendering of text that may hold LaTeX: `$\\mathcal{O}(\\epsilon^{-2})$`
+    becomes `O(ε^-2)`. Text without LaTeX markers is returned as is (fast path)."""
+    if not text or not _LATEX_HINT.search(text):
+        return text
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    # A bare % in an abstract is a percent sign, not a LaTeX comment.
+    guarded = _UNESCAPED_PERCENT.sub(r"\\%", text)
+    try:
+        plain = LatexNodes2Text(math_mode="text", strict_latex_spaces=True).latex_to_text(guarded)
+    except Exception:  # pylatexenc is tolerant; anything it still rejects stays as source
+        return text
+    # Mathematical alphanumerics (𝒪, ϵ) fold to their ordinary letters (O, ε).
+    plain = "".join(
+        unicodedata.normalize("NFKC", ch) if 0x1D400 <= ord(ch) <= 0x1D7FF or ch in "ϵϑϰϱϕϖ" else ch
+        for ch in plain
+    )
+    return _WS.sub(" ", plain).strip()
+
+
+def match_key(text: str | None) -> str:
+    """Identity key of a text: tolerant to whitespace, LaTeX spacing, case, punctuation and
+    unicode variants. Two renderings of the same abstract give the same key."""
+    if not text:
+        return ""
+    plain = latex_to_plain(clean_text(text))
+    folded = unicodedata.normalize("NFKD", plain).casefold()
+    return "".join(ch for ch in folded if ch.isalnum())
+
+
+def paper_id_for(key: str) -> str:
+    """Stable paper id from an identity key (first 12 hex of sha1)."""
+    return hashlib.sha1(key.encode("utf-8")).hexdigest()[:12]
+
+
+def content_hash(*parts: str | None) -> str:
+    h = hashlib.sha1()
+    for p in parts:
+        h.update((p or "").encode("utf-8"))
+        h.update(b"\x00")
+    return h.hexdigest()

@@ -1,0 +1,248 @@
+"""The embedded library file: SQLite in WAL mode, migrations from `migrations/*.sql`, and the
+paper/collection/membership queries the facade needs. Every statement is parameterised."""
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from ..model import Paper
+
+PAPER_COLUMNS = (
+    "rowid, id, title, title_source, abstract, abstract_source, authors, keywords, status, urls, "
+    "external_id, label, facts"
+)
+
+
+def _migrations() -> list[tuple[str, str]]:
+    folder = resources.files("paperscope.store") / "migrations"
+    files = sorted((p.name, p.read_text("utf-8")) for p in folder.iterdir() if p.name.endswith(".sql"))
+    return files
+
+
+class Store:
+    """One SQLite library file. Writes go through `transaction()`; reads may run anywhere."""
+
+    def __init__(self, path: str | Path, *, readonly: bool = False):
+        self.path = Path(path)
+        if not readonly:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        uri = f"file:{self.path}?mode=ro" if readonly else f"file:{self.path}"
+        self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
+                                    timeout=30)
+        self.conn.row_factory = sqlite3.Row
+        self.conn.execute("PRAGMA foreign_keys = ON")
+        self.conn.execute("PRAGMA busy_timeout = 30000")
+        if not readonly:
+            self.conn.execute("PRAGMA journal_mode = WAL")
+            self.conn.execute("PRAGMA synchronous = NORMAL")
+            self.migrate()
+
+    # ------------------------------------------------------------------ lifecycle
+    def close(self) -> None:
+        self.conn.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """BEGIN IMMEDIATE .. COMMIT; any exception (KeyboardInterrupt included) rolls back."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        else:
+            self.conn.execute("COMMIT")
+
+    def migrate(self) -> list[str]:
+        """Apply every migration file not yet recorded, each in its own transaction."""
+        c = self.conn
+        c.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, "
+                  "applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')))")
+        done = {r[0] for r in c.execute("SELECT name FROM schema_migrations")}
+        applied = []
+        for name, sql in _migrations():
+            if name in done:
+                continue
+            with self.transaction():
+                for statement in _split_sql(sql):
+                    c.execute(statement)
+                c.execute("INSERT INTO schema_migrations(name) VALUES (?)", (name,))
+            applied.append(name)
+        return applied
+
+    def schema_version(self) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT name FROM schema_migrations ORDER BY name")]
+
+    # ------------------------------------------------------------------ identity
+    def paper_for_keys(self, keys: Iterable[str]) -> str | None:
+        for key in keys:
+            row = self.conn.execute("SELECT paper_id FROM paper_keys WHERE key = ?", (key,)).fetchone()
+            if row:
+                return row[0]
+        return None
+
+    def add_keys(self, paper_id: str, keys: Iterable[str]) -> None:
+        self.conn.executemany("INSERT OR IGNORE INTO paper_keys(key, paper_id) VALUES (?, ?)",
+                              [(k, paper_id) for k in keys])
+
+    # ------------------------------------------------------------------ papers
+    def paper_row(self, paper_id: str) -> sqlite3.Row | None:
+        return self.conn.execute(f"SELECT {PAPER_COLUMNS} FROM papers WHERE id = ?", (paper_id,)).fetchone()
+
+    def insert_paper(self, values: dict[str, Any]) -> None:
+        cols = ", ".join(values)
+        marks = ", ".join("?" for _ in values)
+        self.conn.execute(f"INSERT INTO papers ({cols}) VALUES ({marks})", list(values.values()))
+
+    def update_paper(self, paper_id: str, values: dict[str, Any]) -> None:
+        if not values:
+            return
+        sets = ", ".join(f"{k} = ?" for k in values)
+        self.conn.execute(
+            f"UPDATE papers SET {sets}, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ','now') WHERE id = ?",
+            [*values.values(), paper_id],
+        )
+
+    def collection_id(self, venue: str, year: int | None) -> int:
+        name = f"{venue} {year}" if year else venue
+        row = self.conn.execute("SELECT id FROM collections WHERE name = ?", (name,)).fetchone()
+        if row:
+            return row[0]
+        cur = self.conn.execute("INSERT INTO collections(name, venue, year) VALUES (?, ?, ?)",
+                                (name, venue, year))
+        return int(cur.lastrowid)
+
+    def source_id(self, path: str, sha256: str, fmt: str) -> int:
+        row = self.conn.execute("SELECT id, sha256 FROM sources WHERE path = ?", (path,)).fetchone()
+        if row:
+            if row[1] != sha256:
+                self.conn.execute("UPDATE sources SET sha256 = ?, format = ?, "
+                                  "ingested_at = strftime('%Y-%m-%dT%H:%M:%SZ','now') WHERE id = ?",
+                                  (sha256, fmt, row[0]))
+            return row[0]
+        cur = self.conn.execute("INSERT INTO sources(path, sha256, format) VALUES (?, ?, ?)",
+                                (path, sha256, fmt))
+        return int(cur.lastrowid)
+
+    def add_membership(self, paper_id: str, collection_id: int, source_id: int, position: int,
+                       status: str | None) -> bool:
+        """True when the membership is new."""
+        cur = self.conn.execute(
+            "INSERT OR IGNORE INTO memberships(paper_id, collection_id, source_id, position, status) "
+            "VALUES (?, ?, ?, ?, ?)", (paper_id, collection_id, source_id, position, status))
+        return cur.rowcount > 0
+
+    def memberships(self, paper_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+        out: dict[str, list[dict[str, Any]]] = {pid: [] for pid in paper_ids}
+        for chunk in _chunks(paper_ids, 500):
+            marks = ",".join("?" for _ in chunk)
+            rows = self.conn.execute(
+                f"SELECT m.paper_id, c.name, c.venue, c.year, s.path, m.position, m.status "
+                f"FROM memberships m JOIN collections c ON c.id = m.collection_id "
+                f"JOIN sources s ON s.id = m.source_id WHERE m.paper_id IN ({marks}) "
+                f"ORDER BY c.id, s.id", chunk)
+            for r in rows:
+                out[r[0]].append({"name": r[1], "venue": r[2], "year": r[3], "source": r[4],
+                                  "position": r[5], "status": r[6]})
+        return out
+
+    def papers(self, *, venue: str | None = None, year: int | None = None,
+               collection: str | None = None, ids: list[str] | None = None,
+               limit: int | None = None, offset: int = 0) -> list[Paper]:
+        where, args = [], []
+        if venue or year or collection:
+            sub, sub_args = ["1=1"], []
+            if venue:
+                sub.append("c.venue = ? COLLATE NOCASE")
+                sub_args.append(venue)
+            if year:
+                sub.append("c.year = ?")
+                sub_args.append(int(year))
+            if collection:
+                sub.append("c.name = ? COLLATE NOCASE")
+                sub_args.append(collection)
+            where.append("p.id IN (SELECT m.paper_id FROM memberships m JOIN collections c "
+                         f"ON c.id = m.collection_id WHERE {' AND '.join(sub)})")
+            args += sub_args
+        if ids is not None:
+            if not ids:
+                return []
+            where.append(f"p.id IN ({','.join('?' for _ in ids)})")
+            args += ids
+        sql = (f"SELECT {', '.join('p.' + c.strip() for c in PAPER_COLUMNS.split(','))} FROM papers p "
+               f"{'WHERE ' + ' AND '.join(where) if where else ''} "
+               "ORDER BY (SELECT MIN(m.collection_id * 1000000 + m.position) FROM memberships m "
+               "WHERE m.paper_id = p.id), p.rowid")
+        if limit is not None:
+            sql += " LIMIT ? OFFSET ?"
+            args += [int(limit), int(offset)]
+        rows = self.conn.execute(sql, args).fetchall()
+        return self._to_papers(rows)
+
+    def _to_papers(self, rows: list[sqlite3.Row]) -> list[Paper]:
+        members = self.memberships([r["id"] for r in rows])
+        out = []
+        for r in rows:
+            cols = members.get(r["id"], [])
+            facts = json.loads(r["facts"] or "{}")
+            facts.setdefault("label", r["label"])
+            out.append(Paper(
+                id=r["id"], title=r["title"], title_source=r["title_source"],
+                abstract=r["abstract"], abstract_source=r["abstract_source"],
+                authors=json.loads(r["authors"]), keywords=json.loads(r["keywords"]),
+                status=r["status"] or next((c["status"] for c in cols if c["status"]), None),
+                urls=json.loads(r["urls"]),
+                venue=cols[0]["venue"] if cols else None, year=cols[0]["year"] if cols else None,
+                collections=cols, facts=facts,
+            ))
+        return out
+
+    def count_papers(self) -> int:
+        return self.conn.execute("SELECT COUNT(*) FROM papers").fetchone()[0]
+
+    def collection_stats(self) -> list[dict[str, Any]]:
+        rows = self.conn.execute(
+            "SELECT c.name, c.venue, c.year, COUNT(DISTINCT m.paper_id) AS n, "
+            "COUNT(DISTINCT m.source_id) AS lists FROM collections c "
+            "LEFT JOIN memberships m ON m.collection_id = c.id GROUP BY c.id ORDER BY c.id")
+        return [{"name": r[0], "venue": r[1], "year": r[2], "papers": r[3], "lists": r[4]} for r in rows]
+
+    def remove_collection(self, name: str) -> tuple[int, int]:
+        """Delete a collection; papers left in no collection go too (user data stays, keyed by
+        paper id, and reattaches when the paper comes back). Returns (memberships, papers)."""
+        row = self.conn.execute("SELECT id FROM collections WHERE name = ? COLLATE NOCASE", (name,)).fetchone()
+        if not row:
+            return (-1, 0)
+        cid = row[0]
+        n_members = self.conn.execute("SELECT COUNT(*) FROM memberships WHERE collection_id = ?", (cid,)).fetchone()[0]
+        self.conn.execute("DELETE FROM memberships WHERE collection_id = ?", (cid,))
+        self.conn.execute("DELETE FROM collections WHERE id = ?", (cid,))
+        cur = self.conn.execute("DELETE FROM papers WHERE id NOT IN (SELECT paper_id FROM memberships)")
+        self.conn.execute("DELETE FROM sources WHERE id NOT IN (SELECT source_id FROM memberships)")
+        return n_members, cur.rowcount
+
+
+def _chunks(items: list, n: int) -> Iterator[list]:
+    for i in range(0, len(items), n):
+        yield items[i:i + n]
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration script into statements (sqlite3.complete_statement aware, so trigger
+    bodies with inner semicolons stay whole)."""
+    statements, buf = [], ""
+    for line in script.splitlines(keepends=True):
+        if not buf and line.strip().startswith("--"):
+            continue
+        buf += line
+        if sqlite3.complete_statement(buf):
+            if buf.strip():
+                statements.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        statements.append(buf.strip())
+    return statements
