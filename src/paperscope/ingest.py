@@ -178,8 +178,8 @@ class Ingester:
         title_src = clean_text(rec.title) or None
         abstract = latex_to_plain(abstract_src)
         title = latex_to_plain(title_src) if title_src else None
-        keys = [f"a:{match_key(abstract)}"]
-        tkey = match_key(title) if title else ""
+        keys = [f"a:{match_key(abstract, rendered=True)}"]
+        tkey = match_key(title, rendered=True) if title else ""
         if len(tkey) >= MIN_TITLE_KEY:
             keys.append(f"t:{tkey}:{year or ''}")
         existing = store.paper_for_keys(keys)

@@ -9,6 +9,7 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 # --------------------------------------------------------------------------- records
@@ -102,8 +103,16 @@ class Paper:
 # --------------------------------------------------------------------------- text
 
 _WS = re.compile(r"\s+")
-_LATEX_HINT = re.compile(r"[\\$^_{}]")
-_UNESCAPED_PERCENT = re.compile(r"(?<!\\)%")
+_LATEX_HINT = re.compile(r"[\\$]")
+# Spans worth rendering: inline/display math, \(..\), and text-mode commands with their
+# brace arguments (\textbf{...}, \emph{...}, \'e). Everything else is left untouched, which keeps
+# a bare % a percent sign and makes rendering cost proportional to the LaTeX, not the abstract.
+_LATEX_SPAN = re.compile(
+    r"\$\$.+?\$\$|\$[^$]{1,400}?\$|\\\(.+?\\\)|\\\[.+?\\\]"
+    r"|\\[A-Za-z]+\*?(?:\[[^\]]{0,40}\])?(?:\{[^{}]{0,200}\})*|\\[\'\"`^~=.][A-Za-z{]?\}?",
+    re.S,
+)
+_FOLD = "ϵϑϰϱϕϖ"
 
 
 def clean_text(text: str | None) -> str:
@@ -115,33 +124,37 @@ def clean_text(text: str | None) -> str:
     return _WS.sub(" ", text).strip()
 
 
-def latex_to_plain(text: str) -> str:
-    """Plain-text rendering of text that may hold LaTeX: `$\\mathcal{O}(\\epsilon^{-2})$`
-    becomes `O(ε^-2)`. Text without LaTeX markers is returned as is (fast path)."""
-    if not text or not _LATEX_HINT.search(text):
-        return text
+@lru_cache(maxsize=65536)
+def _render_span(span: str) -> str:
     from pylatexenc.latex2text import LatexNodes2Text
 
-    # A bare % in an abstract is a percent sign, not a LaTeX comment.
-    guarded = _UNESCAPED_PERCENT.sub(r"\\%", text)
     try:
-        plain = LatexNodes2Text(math_mode="text", strict_latex_spaces=True).latex_to_text(guarded)
+        plain = LatexNodes2Text(math_mode="text", strict_latex_spaces=True).latex_to_text(span)
     except Exception:  # pylatexenc is tolerant; anything it still rejects stays as source
-        return text
+        return span
     # Mathematical alphanumerics (𝒪, ϵ) fold to their ordinary letters (O, ε).
-    plain = "".join(
-        unicodedata.normalize("NFKC", ch) if 0x1D400 <= ord(ch) <= 0x1D7FF or ch in "ϵϑϰϱϕϖ" else ch
+    return "".join(
+        unicodedata.normalize("NFKC", ch) if 0x1D400 <= ord(ch) <= 0x1D7FF or ch in _FOLD else ch
         for ch in plain
-    )
+    ).strip()
+
+
+def latex_to_plain(text: str) -> str:
+    """Plain-text rendering of text that may hold LaTeX: `$\\mathcal{O}(\\epsilon^{-2})$`
+    becomes `O(ε^-2)`. Only LaTeX spans are rendered (pylatexenc); other text is kept as is."""
+    if not text or not _LATEX_HINT.search(text):
+        return text
+    plain = _LATEX_SPAN.sub(lambda m: _render_span(m.group(0)), text)
     return _WS.sub(" ", plain).strip()
 
 
-def match_key(text: str | None) -> str:
+def match_key(text: str | None, *, rendered: bool = False) -> str:
     """Identity key of a text: tolerant to whitespace, LaTeX spacing, case, punctuation and
-    unicode variants. Two renderings of the same abstract give the same key."""
+    unicode variants. Two renderings of the same abstract give the same key. Pass
+    `rendered=True` when `text` is already the output of `latex_to_plain`."""
     if not text:
         return ""
-    plain = latex_to_plain(clean_text(text))
+    plain = clean_text(text) if rendered else latex_to_plain(clean_text(text))
     folded = unicodedata.normalize("NFKD", plain).casefold()
     return "".join(ch for ch in folded if ch.isalnum())
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from .common import app, main
 
 # Command modules register themselves on import.
-from . import main as _main_commands  # noqa: F401,E402  ingest, list, show, stats, remove
+from . import core as _core_commands  # noqa: F401,E402  ingest, list, show, stats, remove
 from . import search as _search_commands  # noqa: F401,E402  search, related
 from . import analysis as _analysis_commands  # noqa: F401,E402  topics, map, compare
 from . import user as _user_commands  # noqa: F401,E402  tags, notes, recommend, export

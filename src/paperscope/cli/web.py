@@ -1,4 +1,62 @@
-"""web commands (registered on import)."""
+"""web commands (registered on import): `paperscope serve`."""
 from __future__ import annotations
 
-from .common import app  # noqa: F401
+import os
+from typing import Optional
+
+import typer
+
+from .common import app, console, fail, state
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (loopback by default)."),
+    port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port (0 picks a free one)."),
+    token: Optional[str] = typer.Option(None, "--token", envvar="PAPERSCOPE_TOKEN",
+                                        help="Secret that unlocks write endpoints (tags, notes) on a non-loopback bind."),
+    pool: int = typer.Option(4, "--pool", min=1, max=32, help="Database connections per worker serving requests side by side."),
+    workers: int = typer.Option(1, "--workers", min=1, max=16, help="Server processes (use the cores: e.g. 2 on a 2-core machine)."),
+) -> None:
+    """Serve the web UI and the HTTP API (/api, reference at /api/docs)."""
+    import socket
+
+    import uvicorn
+
+    from ..library import default_db_path
+    from ..web.app import create_app, is_loopback
+
+    path = state.db or default_db_path()
+    try:
+        web_app = create_app(path, host=host, token=token, pool_size=pool)
+    except Exception as exc:  # unreadable or corrupt library file
+        fail(f"cannot open library {path}: {exc}")
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+    bound_port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    console.print(f"paperscope: serving {path} at http://{shown}:{bound_port}/", highlight=False)
+    if not is_loopback(host):
+        console.print("write endpoints (tags, notes): " + ("enabled with the token" if token else
+                      "disabled (bound to a non-loopback address without --token / $PAPERSCOPE_TOKEN)"),
+                      highlight=False)
+    log_level = os.environ.get("PAPERSCOPE_LOG", "warning")
+    if workers == 1:
+        config = uvicorn.Config(web_app, log_level=log_level, access_log=False, timeout_graceful_shutdown=3)
+        uvicorn.Server(config).run(sockets=[sock])
+        return
+    # Several processes share the bound socket; each builds its own app from these variables.
+    web_app.state.pool.close()
+    os.environ.update({"PAPERSCOPE_SERVE_DB": str(path), "PAPERSCOPE_SERVE_HOST": host,
+                       "PAPERSCOPE_SERVE_POOL": str(pool)})
+    if token:
+        os.environ["PAPERSCOPE_TOKEN"] = token
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config("paperscope.web.app:app_from_env", factory=True, workers=workers,
+                            log_level=log_level, access_log=False, timeout_graceful_shutdown=3)
+    Multiprocess(config, sockets=[sock]).run()
