@@ -21,6 +21,7 @@ from . import sources
 from .model import InputError, Problem, Record, clean_text, content_hash, latex_to_plain, match_key, paper_id_for
 
 BATCH = 500
+MAX_MERGES_LISTED = 1000  # the report lists the first merges; counts cover all of them
 MIN_TITLE_KEY = 12  # shorter normalised titles are too generic to identify a paper
 
 
@@ -165,8 +166,9 @@ class Ingester:
                     fr.added += 1
                 elif kind == "merged" or new_member:
                     fr.merged += 1
-                    report.merges.append({"paper": pid, "from": f"{rec.source}:{rec.line}",
-                                          "filled": outcome[2]})
+                    if len(report.merges) < MAX_MERGES_LISTED:
+                        report.merges.append({"paper": pid, "from": f"{rec.source}:{rec.line}",
+                                              "filled": outcome[2]})
                 else:
                     fr.unchanged += 1
                 seen_here.add(pid)

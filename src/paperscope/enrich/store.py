@@ -10,14 +10,18 @@ BATCH = 500
 
 
 def refresh_facts(store, progress: Callable[[str, int, int], None] | None = None) -> int:
-    """Derive facts for every paper whose `text_hash` differs from its `facts_hash`.
-    Each batch is one transaction. Returns how many papers were (re)derived."""
-    rows = store.conn.execute(
-        "SELECT id, title, abstract, text_hash FROM papers "
-        "WHERE facts_hash IS NULL OR facts_hash != text_hash ORDER BY rowid").fetchall()
-    total = len(rows)
-    for start in range(0, total, BATCH):
-        chunk = rows[start:start + BATCH]
+    """Derive facts for every paper whose `text_hash` differs from its `facts_hash`, paging
+    through the table so memory stays bounded. Each batch is one transaction. Returns how many
+    papers were (re)derived."""
+    stale = "(facts_hash IS NULL OR facts_hash != text_hash)"
+    total = store.conn.execute(f"SELECT COUNT(*) FROM papers WHERE {stale}").fetchone()[0]
+    done, last = 0, 0
+    while done < total:
+        chunk = store.conn.execute(
+            f"SELECT rowid, id, title, abstract, text_hash FROM papers WHERE {stale} AND rowid > ? "
+            "ORDER BY rowid LIMIT ?", (last, BATCH)).fetchall()
+        if not chunk:
+            break
         updates = []
         for r in chunk:
             facts = derive_facts(r["title"], r["abstract"])
@@ -26,6 +30,8 @@ def refresh_facts(store, progress: Callable[[str, int, int], None] | None = None
         with store.transaction():
             store.conn.executemany(
                 "UPDATE papers SET facts = ?, label = ?, facts_hash = ? WHERE id = ?", updates)
+        last = chunk[-1]["rowid"]
+        done += len(chunk)
         if progress:
-            progress("facts", min(start + BATCH, total), total)
-    return total
+            progress("facts", done, total)
+    return done
