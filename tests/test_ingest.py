@@ -162,3 +162,17 @@ def test_icml_export_after_samples_fills_all_57_titles(lib, samples_dir, shared_
     assert all(len(p["collections"]) == 2 for p in sample_papers)
     assert report.total("merged") == 57
     assert lib.stats()["papers"] == 2634 + 38
+
+
+def test_latin1_and_utf16_lists_go_in_with_a_warning_not_a_skip(lib, tmp_path):
+    text = "ICML 2024 paper list\n\n" + ABSTRACT.replace("spectral", "café-style spectral") + "\n"
+    (tmp_path / "latin1.txt").write_bytes(text.encode("latin-1"))
+    (tmp_path / "utf16.txt").write_bytes(text.replace("weights", "parameters").encode("utf-16"))
+    report = lib.ingest([tmp_path / "latin1.txt", tmp_path / "utf16.txt"], embed=False)
+    assert report.ok and report.total("added") == 2 and report.total("skipped") == 0
+    latin = report.files[0]
+    assert latin.warnings and "latin1.txt" in str(latin.warnings[0]) and "UTF-8" in latin.warnings[0].reason
+    assert all("café-style" in p["abstract"] for p in lib.papers())
+    # --strict accepts a file whose only note is a decoding warning
+    strict = lib.ingest([tmp_path / "latin1.txt"], strict=True, embed=False)
+    assert strict.ok

@@ -36,6 +36,7 @@ class FileReport:
     duplicates: int = 0  # same paper twice in one file
     skipped: int = 0
     problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)  # nothing lost, but worth knowing
     error: str | None = None  # the whole file was rejected
     seen: set = field(default_factory=set, repr=False)  # paper ids met in this file
 
@@ -43,7 +44,8 @@ class FileReport:
         return {"path": self.path, "format": self.format, "records": self.records,
                 "added": self.added, "merged": self.merged, "unchanged": self.unchanged,
                 "duplicates": self.duplicates, "skipped": self.skipped, "error": self.error,
-                "problems": [{"source": p.source, "line": p.line, "reason": p.reason} for p in self.problems]}
+                "problems": [{"source": p.source, "line": p.line, "reason": p.reason} for p in self.problems],
+                "warnings": [{"source": p.source, "line": p.line, "reason": p.reason} for p in self.warnings]}
 
 
 @dataclass
@@ -112,7 +114,8 @@ class Ingester:
             return fr
         fr.format = fmt
         if self.strict:
-            bad = [item for item in sources.read(path, fmt, self.venue, self.year) if isinstance(item, Problem)]
+            bad = [item for item in sources.read(path, fmt, self.venue, self.year)
+                   if isinstance(item, Problem) and not item.warning]
             if bad:
                 fr.problems = bad
                 fr.skipped = sum(1 for p in bad if not p.fatal)
@@ -121,6 +124,9 @@ class Ingester:
         digest = _sha256(path)
         batch: list[Record] = []
         for item in sources.read(path, fmt, self.venue, self.year):
+            if isinstance(item, Problem) and item.warning:
+                fr.warnings.append(item)
+                continue
             if isinstance(item, Problem):
                 fr.problems.append(item)
                 if item.fatal:

@@ -45,6 +45,8 @@ def _print_report(report, stats) -> None:
     for f in report.files:
         if f.error:
             err_console.print(f"[red]rejected[/] {f.error}", highlight=False, markup=True)
+        for p in f.warnings:
+            err_console.print(f"[yellow]warning[/] {p}", highlight=False, markup=True)
         for p in f.problems[:20]:
             err_console.print(f"[yellow]skipped[/] {p}", highlight=False, markup=True)
         if len(f.problems) > 20:

@@ -9,6 +9,13 @@ Contract (used by `Library.ingest`):
     expand(paths) -> list[Path]                # directories -> the files inside that readers take
 
 `read` yields a `Problem(fatal=True)` (and nothing else) when the whole file is unreadable.
+
+Formats: list (paper-list text: `paper_list.py`), json / jsonl (`json_records.py`, generic,
+OpenReview, arXiv, virtual-site exports), pmlr (`pmlr.py`), csv / tsv (`table.py`), bibtex
+(`bibtex.py`). Shared: `textio.py` (bounded-memory decoding, encoding policy), `base.py`
+(venue/year rules, minimum abstract length), `fields.py` (field aliases), `venues.py`.
+`Record.line` / `Problem.line` is the physical line where the record starts, except in a JSON
+list, where it is the record number; 0 when a Problem concerns the whole file.
 """
 from __future__ import annotations
 

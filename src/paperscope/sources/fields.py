@@ -1,0 +1,263 @@
+"""Tolerant field mapping: one paper as a dict (a JSON object, a CSV row) -> a `Record`.
+
+Field names are matched case- and punctuation-insensitively against aliases (`Abstract`,
+`abstract_text`, `paperAbstract` ...). Understood shapes besides the generic one:
+
+* OpenReview notes, API v1 and v2 (`content.title.value`; `id`/`forum` -> OpenReview link and
+  external id; `content.venue` such as `ICLR 2024 poster` -> venue, year and status);
+* arXiv metadata snapshot lines (`categories` -> keywords, venue arXiv, year of the first version);
+* conference virtual-site exports (`virtualsite_url` on icml.cc / iclr.cc / neurips.cc tells
+  venue and year; events whose `type` is not a paper, such as workshops, tutorials and talks,
+  are not papers and are left out).
+"""
+from __future__ import annotations
+
+import ast
+import re
+from datetime import datetime, timezone
+from typing import Any
+
+from ..model import Record
+from .venues import status_from, venue_in, venue_year, year_in
+
+ALIASES = {
+    "title": ("title", "papertitle", "name"),
+    "abstract": ("abstract", "summary", "abstracttext", "paperabstract"),
+    "authors": ("authors", "author", "speakersauthors", "authornames", "creators", "speakers"),
+    "venue": ("venue", "conference", "booktitle", "journal", "containertitle", "venueid", "conf"),
+    "year": ("year", "publicationyear", "pubyear"),
+    "date": ("date", "publicationdate", "published", "updatedate", "pdate", "cdate"),
+    "status": ("status", "decision", "presentationtype", "presentation", "acceptance"),
+    "paper": ("url", "paperurl", "link", "virtualsiteurl", "html", "abs", "absurl"),
+    "pdf": ("pdf", "pdfurl"),
+    "code": ("code", "codeurl", "github", "software", "sourcecode", "repository"),
+    "openreview": ("openreview", "openreviewurl", "openreviewid"),
+    "keywords": ("keywords", "keyword", "tags", "topics", "categories", "subjects"),
+    "id": ("id", "uid", "pid", "paperid", "forum", "arxivid"),
+    "doi": ("doi",),
+    "type": ("type", "eventtype"),
+}
+_PAPER_TYPES = {"poster", "oral", "spotlight", "paper", "conference paper", "article",
+                "inproceedings", "spotlight poster", "oral poster", "highlight"}
+_NOT_PAPER = re.compile(r"workshop|tutorial|talk|keynote|social|panel|expo|affinity|break|"
+                        r"competition|town hall|meetup|remarks|opening|closing|mentorship|session",
+                        re.I)
+_CONF_URL = re.compile(r"//(?:www\.)?(icml|iclr|neurips|nips)\.cc/.*?(?<!\d)(20\d\d)(?!\d)", re.I)
+_OPENREVIEW = "https://openreview.net"
+
+
+def norm_key(key: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", str(key).lower())
+
+
+def _text(value: Any) -> str | None:
+    if value is None or isinstance(value, (dict, list)):
+        return None
+    text = str(value).strip()
+    return text or None
+
+
+def flatten(obj: dict) -> tuple[dict[str, Any], bool]:
+    """(normalised key -> value, is an OpenReview note). OpenReview `content` is merged into
+    the top level with its v2 `{"value": ...}` wrappers removed; earlier keys win."""
+    openreview = isinstance(obj.get("content"), dict) and ("forum" in obj or "id" in obj)
+    merged: dict[str, Any] = {}
+    sources = [obj.get("content"), obj] if isinstance(obj.get("content"), dict) else [obj]
+    for src in sources:
+        for key, value in src.items():
+            if isinstance(value, dict) and "value" in value and len(value) <= 3:
+                value = value["value"]
+            merged.setdefault(norm_key(key), value)
+    return merged, openreview
+
+
+def pick(fields: dict[str, Any], name: str) -> Any:
+    for alias in ALIASES[name]:
+        value = fields.get(alias)
+        if value not in (None, "", [], {}):
+            return value
+    return None
+
+
+def is_paper_type(value: Any) -> bool:
+    kind = (_text(value) or "").casefold()
+    return not kind or kind in _PAPER_TYPES or not _NOT_PAPER.search(kind)
+
+
+# ---------------------------------------------------------------------------- authors
+
+def flip_name(name: str) -> str:
+    """`Last, First` -> `First Last`; `von Last, Jr, First` -> `First von Last Jr`."""
+    parts = [p.strip() for p in name.split(",")]
+    if len(parts) == 2 and all(parts):
+        return f"{parts[1]} {parts[0]}"
+    if len(parts) == 3 and all(parts):
+        return f"{parts[2]} {parts[0]} {parts[1]}"
+    return name.strip()
+
+
+def split_authors(text: str) -> list[str]:
+    """Author names from one string: `a|b`, `a; b`, `a, b and c`, BibTeX `Last, First and ...`."""
+    text = " ".join(text.split())
+    if "|" in text:
+        parts = text.split("|")
+    elif ";" in text:
+        parts = [flip_name(p) if p.count(",") == 1 else p for p in text.split(";")]
+    elif re.search(r"\s+and\s+", text):
+        chunks = re.split(r"\s+and\s+", text)
+        if len(chunks) >= 2 and all(c.count(",") == 1 and not c.strip().endswith(",") for c in chunks):
+            parts = [flip_name(c) for c in chunks]  # BibTeX: Last, First and Last, First
+        else:
+            parts = [p for c in chunks for p in c.split(",")]
+    else:
+        parts = text.split(",")
+    return [p.strip() for p in parts if p.strip()]
+
+
+def parse_authors(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return split_authors(value)
+    if isinstance(value, dict):
+        value = [value]
+    out: list[str] = []
+    for item in value if isinstance(value, list) else []:
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, dict):
+            name = item.get("name") or item.get("fullname") or item.get("full_name")
+            if not name:
+                given = item.get("given") or item.get("first") or item.get("firstname") or ""
+                family = item.get("family") or item.get("last") or item.get("lastname") or ""
+                name = f"{given} {family}".strip()
+            if name:
+                out.append(str(name))
+        elif isinstance(item, list) and item:  # arXiv authors_parsed: [last, first, suffix]
+            last, first = str(item[0]), str(item[1]) if len(item) > 1 else ""
+            suffix = str(item[2]) if len(item) > 2 else ""
+            out.append(" ".join(p for p in (first, last, suffix) if p))
+    return out
+
+
+# ---------------------------------------------------------------------------- keywords, years
+
+def parse_keywords(value: Any, spaces: bool = False) -> list[str]:
+    """Keywords from a list, a `|`/`;`/`,` separated string, or a Python list literal
+    (`"['a', 'b']"`); `spaces` splits on blanks (arXiv categories `cs.LG stat.ML`)."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [str(v).strip() for v in value if isinstance(v, (str, int, float)) and str(v).strip()]
+    text = str(value).strip()
+    if text.startswith("[") and text.endswith("]"):
+        try:
+            parsed = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            parsed = None
+        if isinstance(parsed, (list, tuple)):
+            return parse_keywords(list(parsed))
+        text = text[1:-1]
+    if spaces:
+        return text.split()
+    for sep in ("|", ";", ","):
+        if sep in text:
+            return [p.strip().strip("'\"") for p in text.split(sep) if p.strip().strip("'\"")]
+    return [text] if text else []
+
+
+def parse_year(value: Any) -> int | None:
+    if value is None or isinstance(value, (dict, list, bool)):
+        return None
+    if isinstance(value, (int, float)):
+        number = int(value)
+        if 1950 <= number <= 2099:
+            return number
+        if number > 10**11:  # OpenReview cdate: milliseconds since 1970
+            return datetime.fromtimestamp(number / 1000, tz=timezone.utc).year
+        return None
+    return year_in(str(value))
+
+
+def openreview_url(value: str | None) -> str | None:
+    """An OpenReview link from an id or a link."""
+    value = _text(value)
+    if not value:
+        return None
+    if value.startswith("http"):
+        return value
+    return f"{_OPENREVIEW}/forum?id={value}"
+
+
+def _fix_url(url: str | None) -> str | None:
+    url = _text(url)
+    if not url:
+        return None
+    if url.startswith("/pdf") or url.startswith("/forum"):
+        return _OPENREVIEW + url
+    return re.sub(r"(?<!:)//+", "/", url)  # https://ICML.cc//virtual -> https://ICML.cc/virtual
+
+
+# ---------------------------------------------------------------------------- records
+
+def record_from(obj: dict, line: int) -> Record | None:
+    """A Record (venue/year may be None: the caller's context fills or rejects them), or None
+    when the object is not a paper (a workshop or tutorial event)."""
+    fields, is_openreview = flatten(obj)
+    if not is_paper_type(pick(fields, "type")):
+        return None
+    is_arxiv = "categories" in fields and "id" in fields and any(
+        k in fields for k in ("versions", "updatedate", "authorsparsed", "submitter"))
+    rec = Record(abstract=_text(pick(fields, "abstract")) or "", source="", line=line,
+                 title=_text(pick(fields, "title")))
+    authors = fields.get("authorsparsed") if is_arxiv else None
+    rec.authors = parse_authors(authors or pick(fields, "authors"))
+    rec.keywords = parse_keywords(pick(fields, "keywords"), spaces=is_arxiv)
+    _venue_year_status(rec, fields, is_arxiv)
+    _links(rec, fields, is_openreview, is_arxiv)
+    return rec
+
+
+def _venue_year_status(rec: Record, fields: dict, is_arxiv: bool) -> None:
+    raw_status = pick(fields, "status")
+    rec.status = status_from(_text(raw_status)) if raw_status is not None else None
+    venue_text = _text(pick(fields, "venue"))
+    if venue_text:
+        venue, year = venue_year(venue_text)
+        rec.venue = venue or venue_in(venue_text) or venue_text
+        rec.year = year
+        rec.status = rec.status or status_from(venue_text, keep_unknown=False)
+    if is_arxiv:
+        rec.venue = rec.venue or "arXiv"
+        versions = fields.get("versions")
+        if isinstance(versions, list) and versions and isinstance(versions[0], dict):
+            rec.year = parse_year(versions[0].get("created"))
+    rec.year = parse_year(pick(fields, "year")) or rec.year or parse_year(pick(fields, "date"))
+    if not (rec.venue and rec.year):
+        for value in (fields.get("virtualsiteurl"), pick(fields, "paper")):
+            m = _CONF_URL.search(_text(value) or "")
+            if m:
+                rec.venue = rec.venue or m.group(1)
+                rec.year = rec.year or int(m.group(2))
+                break
+
+
+def _links(rec: Record, fields: dict, is_openreview: bool, is_arxiv: bool) -> None:
+    ident = _text(pick(fields, "id"))
+    urls = {name: _fix_url(pick(fields, name)) for name in ("paper", "pdf", "code")}
+    review = pick(fields, "openreview")
+    if is_openreview:
+        forum = _text(fields.get("forum")) or ident
+        rec.external_id = forum
+        review = review or forum
+    if is_arxiv and ident:
+        rec.external_id = f"arXiv:{ident}"
+        urls["paper"] = urls["paper"] or f"https://arxiv.org/abs/{ident}"
+        urls["pdf"] = urls["pdf"] or f"https://arxiv.org/pdf/{ident}"
+    elif not rec.external_id and ident:
+        rec.external_id = ident
+    urls["openreview"] = openreview_url(review)
+    doi = _text(pick(fields, "doi"))
+    if doi:
+        urls["doi"] = doi if doi.startswith("http") else f"https://doi.org/{doi}"
+    rec.urls = {k: v for k, v in urls.items() if v}

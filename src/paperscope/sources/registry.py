@@ -1,0 +1,200 @@
+"""The readers' front door: `detect`, `read`, `expand` and `FORMATS` (contract in __init__).
+
+Detection sniffs the first 64 KiB of content; the file extension only breaks ties (`.csv` with
+no abstract column is still a table, so the user hears about the missing column).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from ..model import InputError, Problem, Record
+from .base import ReadContext
+from .bibtex import ENTRY_START, read_bibtex
+from .fields import ALIASES, norm_key
+from .json_records import read_json, read_jsonl
+from .paper_list import read_list
+from .pmlr import read_pmlr
+from .table import read_table, sniff_delimiter
+from .textio import Unreadable, TextSource
+
+Reader = Callable[[object, ReadContext], Iterator["Record | Problem"]]
+
+READERS: dict[str, Reader] = {
+    "list": read_list,
+    "json": read_json,
+    "jsonl": read_jsonl,
+    "pmlr": read_pmlr,
+    "csv": lambda path, ctx: read_table(path, ctx),
+    "tsv": lambda path, ctx: read_table(path, ctx, delimiter="\t"),
+    "bibtex": read_bibtex,
+}
+FORMATS: tuple[str, ...] = tuple(READERS)
+HEAD = 1 << 16
+_FRONT_MATTER_KEY = re.compile(r"^[A-Za-z_][\w-]*\s*:", re.M)
+_NUMBERED = re.compile(r"\[\s*[\w.-]*\s*\]\s*[^\s,\]]")  # "[1] We study ...": a list, not JSON
+
+
+# ---------------------------------------------------------------------------- detect
+
+def detect(path: str | os.PathLike) -> str:
+    """The format of a file, by content. Raises InputError naming the file when it is
+    unreadable (missing, empty, binary) or matches no format."""
+    p = Path(path)
+    if p.is_dir():
+        raise InputError(f"{p}: is a directory (pass the files in it, or use expand())")
+    if p.exists() and not p.is_file():
+        raise InputError(f"{p}: not a regular file (a pipe?); its format cannot be sniffed "
+                         f"without consuming it: pass --format")
+    try:
+        with TextSource(p) as text:
+            head = text.read(HEAD)
+    except Unreadable as exc:
+        raise InputError(str(exc.problem)) from None
+    fmt = sniff(head, p.suffix.lower())
+    if fmt is None:
+        raise InputError(f"{p}: not a paper list in any known format "
+                         f"({', '.join(FORMATS)}): pass --format if it is one")
+    return fmt
+
+
+def sniff(head: str, suffix: str = "") -> str | None:
+    """Format name for the first characters of a file (None: nothing matches)."""
+    text = head.lstrip()
+    if not text:
+        return None
+    if text.startswith("---") and _FRONT_MATTER_KEY.search(text[3:]):
+        return "pmlr"
+    if text[0] == "[" and not _NUMBERED.match(text):
+        return "json"
+    if text[0] == "{":
+        return "jsonl" if suffix in (".jsonl", ".ndjson") else _json_or_jsonl(text)
+    if _is_bibtex(text, suffix):
+        return "bibtex"
+    if text[0] == "<":
+        return None  # HTML or XML
+    table = _table_kind(text, suffix)
+    if table:
+        return table
+    if suffix in (".csv", ".tsv"):
+        return suffix[1:]
+    if any(ch.isalpha() for ch in text[:4096]):
+        return "list"
+    return None
+
+
+def _json_or_jsonl(text: str) -> str:
+    decoder = json.JSONDecoder()
+    try:
+        _, end = decoder.raw_decode(text)
+    except json.JSONDecodeError:
+        first = text.split("\n", 1)[0]
+        try:  # the first line alone is a whole object: JSON Lines
+            json.loads(first)
+            return "jsonl"
+        except json.JSONDecodeError:
+            return "json"
+    return "jsonl" if text[end:].lstrip().startswith("{") else "json"
+
+
+def _is_bibtex(text: str, suffix: str) -> bool:
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("%"):
+            continue
+        if ENTRY_START.match(line):
+            return True
+        break
+    return suffix == ".bib" and any(ENTRY_START.match(line) for line in text.splitlines())
+
+
+def _table_kind(text: str, suffix: str) -> str | None:
+    """csv/tsv when the first line is a header row naming an abstract column."""
+    header = text.split("\n", 1)[0]
+    delimiter = "\t" if suffix == ".tsv" else sniff_delimiter(header)
+    cells = [c.strip().strip("\"'") for c in header.split(delimiter)]
+    if len(cells) < 2 or any(len(c) > 40 for c in cells):
+        return None
+    if not {norm_key(c) for c in cells} & set(ALIASES["abstract"]):
+        return None
+    return "tsv" if delimiter == "\t" else "csv"
+
+
+# ---------------------------------------------------------------------------- read
+
+def read(path: str | os.PathLike, fmt: str | None = None, venue: str | None = None,
+         year: int | str | None = None) -> Iterator[Record | Problem]:
+    """Records and Problems of one file, streamed. A file that cannot be read at all gives
+    one fatal Problem and nothing else."""
+    if fmt is not None and fmt not in READERS:
+        raise InputError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    if year not in (None, ""):
+        try:
+            year = int(year)
+        except (TypeError, ValueError):
+            raise InputError(f"year must be a number, not {year!r}") from None
+    return _read(path, fmt, venue, year)
+
+
+def _read(path, fmt, venue, year) -> Iterator[Record | Problem]:
+    ctx = ReadContext.create(path, venue, year)
+    if fmt is None:
+        try:
+            fmt = detect(path)
+        except InputError as exc:
+            yield Problem(ctx.source, 0, str(exc), fatal=True)
+            return
+    try:
+        yield from READERS[fmt](path, ctx)
+    except Unreadable as exc:
+        yield exc.problem if ctx.yielded == 0 else Problem(
+            ctx.source, exc.problem.line, exc.problem.reason)
+    except (UnicodeDecodeError, OSError) as exc:
+        reason = f"unreadable: {exc}"
+        yield Problem(ctx.source, 0, reason, fatal=ctx.yielded == 0)
+
+
+# ---------------------------------------------------------------------------- expand
+
+def expand(paths: Iterable[str | os.PathLike]) -> list[Path]:
+    """Files to read for the given paths: a file stands for itself; a PMLR volume folder (one
+    holding `_posts/`) for its `_posts/*.md`; any other folder for every file inside,
+    recursively, in name order, skipping hidden files and folders and `_config.yml`."""
+    out: list[Path] = []
+    seen: set[str] = set()
+    for given in paths:
+        p = Path(given)
+        if p.is_dir():
+            files = _folder_files(p, set())
+        elif p.exists():
+            files = [p]
+        else:
+            raise InputError(f"{p}: no such file or directory")
+        for f in files:
+            key = os.path.realpath(f)
+            if key not in seen:
+                seen.add(key)
+                out.append(f)
+    return out
+
+
+def _folder_files(folder: Path, visited: set[str]) -> list[Path]:
+    real = os.path.realpath(folder)
+    if real in visited:
+        return []  # a symlink loop
+    visited.add(real)
+    if folder.name == "_posts":
+        return sorted(f for f in folder.glob("*.md") if f.is_file() and not f.name.startswith("."))
+    if (folder / "_posts").is_dir():
+        return _folder_files(folder / "_posts", visited)
+    files: list[Path] = []
+    for child in sorted(folder.iterdir(), key=lambda c: c.name):
+        if child.name.startswith(".") or child.name == "_config.yml":
+            continue
+        if child.is_dir():
+            files.extend(_folder_files(child, visited))
+        elif child.is_file():
+            files.append(child)
+    return files

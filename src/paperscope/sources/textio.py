@@ -1,0 +1,216 @@
+"""Decoding input files in bounded chunks, so that readers stream whatever the file size.
+
+Encoding policy (one pass, no pre-scan, so a reader can yield its first record at once):
+
+* a BOM decides: UTF-8 (BOM dropped), UTF-16 LE/BE, UTF-32 LE/BE;
+* otherwise strict UTF-8. At the first byte that is not valid UTF-8 the decoder switches:
+  - if everything before it was ASCII, the file is taken for a legacy 8-bit file and the rest is
+    decoded as Windows-1252 (bytes that cp1252 leaves undefined map as Latin-1). Since ASCII is
+    the same in both, this equals decoding the whole file as cp1252;
+  - if valid non-ASCII UTF-8 came before it, the file is UTF-8 with damage: bad bytes become
+    U+FFFD and decoding goes on.
+  Either way one warning `Problem` (not fatal) names the line and byte offset of the first bad
+  byte, so the user can fix the file; the records are kept.
+* empty files and files with a NUL byte in their first 64 KiB (binary, or UTF-16 without BOM)
+  are unreadable: `Unreadable` carries a fatal Problem.
+
+Newlines are universal: `\\r\\n` and `\\r` read as `\\n`.
+"""
+from __future__ import annotations
+
+import codecs
+import os
+from pathlib import Path
+from typing import Iterator
+
+from ..model import Problem
+
+CHUNK = 1 << 16
+MAX_LINE = 1 << 20  # a longer line is delivered in pieces of this size
+
+_BOMS = [  # longest first: the UTF-32 LE BOM starts with the UTF-16 LE one
+    (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"),
+]
+# Windows-1252 for the C1 range, Latin-1 (identity) for the five bytes cp1252 leaves undefined
+_CP1252_C1 = {}
+for _b in range(0x80, 0xA0):
+    try:
+        _CP1252_C1[_b] = bytes([_b]).decode("cp1252")
+    except UnicodeDecodeError:
+        pass
+
+
+def _decode_cp1252(data: bytes) -> str:
+    return data.decode("latin-1").translate(_CP1252_C1)
+
+
+class Unreadable(Exception):
+    """The whole file cannot be read; `problem` is the fatal Problem to report."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+class TextSource:
+    """A decoded view of one file: `read(n)` for chunked parsers, `lines()` for line readers.
+
+    `line` counts the newlines delivered so far (so `line + 1` is the line being read).
+    `take_problems()` returns the encoding warnings met since the last call.
+    """
+
+    def __init__(self, path: str | os.PathLike, source: str | None = None):
+        self.path = Path(path)
+        self.source = source if source is not None else os.fspath(path)
+        try:
+            self._file = open(self.path, "rb")
+        except IsADirectoryError:
+            raise Unreadable(Problem(self.source, 0, "unreadable: is a directory", fatal=True))
+        except OSError as exc:
+            raise Unreadable(Problem(self.source, 0, f"unreadable: {exc.strerror or exc}", fatal=True))
+        head = self._file.read1(CHUNK)
+        while 0 < len(head) < 4:  # a pipe may hand out a few bytes: enough for a BOM
+            more = self._file.read1(CHUNK)
+            if not more:
+                break
+            head += more
+        self.encoding = "utf-8"
+        bom_size = 0
+        for bom, name in _BOMS:
+            if head.startswith(bom):
+                self.encoding, head, bom_size = name, head[len(bom):], len(bom)
+                break
+        while not head.strip() and len(head) < 4 * CHUNK:
+            more = self._file.read1(CHUNK)
+            if not more:
+                self.close()
+                raise Unreadable(Problem(self.source, 0, "empty file", fatal=True))
+            head += more
+        if self.encoding == "utf-8" and b"\x00" in head:
+            offset = head.index(b"\x00") + bom_size
+            self.close()
+            raise Unreadable(Problem(
+                self.source, head.count(b"\n", 0, offset) + 1,
+                f"binary file: NUL byte at offset {offset} (not a text list; UTF-16 needs a BOM)",
+                fatal=True))
+        self._raw_head = head
+        self._decode_mode = "strict" if self.encoding == "utf-8" else "bom"
+        self._decoder = codecs.getincrementaldecoder(self.encoding)("strict")
+        self._bytes_done = bom_size  # bytes decoded before the current chunk (utf-8 only)
+        self._seen_non_ascii = False
+        self._text = ""  # decoded, newline-translated; delivered up to _pos
+        self._pos = 0
+        self._pending_cr = False
+        self._eof = False
+        self._problems: list[Problem] = []
+        self.line = 0
+
+    # ------------------------------------------------------------------ decoding
+    def _next_raw(self) -> bytes:
+        if self._raw_head is not None:
+            raw, self._raw_head = self._raw_head, None
+            return raw
+        return self._file.read1(CHUNK)
+
+    def _decode(self, raw: bytes, final: bool) -> str:
+        if self._decode_mode == "cp1252":
+            return _decode_cp1252(raw)
+        if self._decode_mode != "strict":
+            return self._decoder.decode(raw, final)
+        buffered = self._decoder.getstate()[0]
+        try:
+            text = self._decoder.decode(raw, final)
+        except UnicodeDecodeError as exc:
+            data = buffered + raw
+            good = data[:exc.start].decode("utf-8")
+            offset = self._bytes_done - len(buffered) + exc.start
+            line = self.line + self._text.count("\n", self._pos) + good.count("\n") + 1
+            if self._seen_non_ascii or not good.isascii():
+                self._decode_mode = "replace"
+                self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+                how = "bad bytes replaced by U+FFFD"
+                text = good + self._decoder.decode(data[exc.start:], final)
+            else:
+                self._decode_mode = "cp1252"
+                how = "decoded as Windows-1252"
+                text = good + _decode_cp1252(data[exc.start:])
+            self._problems.append(Problem(
+                self.source, line, f"encoding: byte {data[exc.start]:#04x} at offset {offset} is not "
+                f"UTF-8; {how} (save the file as UTF-8 to be sure of accents)", warning=True))
+            return text
+        self._bytes_done += len(raw)
+        if not self._seen_non_ascii and not text.isascii():
+            self._seen_non_ascii = True
+        return text
+
+    def _fill(self) -> bool:
+        """Decode one more chunk into the text buffer; False at end of file."""
+        if self._eof:
+            return False
+        raw = self._next_raw()
+        final = not raw
+        text = self._decode(raw, final)
+        if self._pending_cr:
+            text = "\r" + text
+            self._pending_cr = False
+        if text.endswith("\r") and not final:
+            text, self._pending_cr = text[:-1], True
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        self._text = self._text[self._pos:] + text
+        self._pos = 0
+        if final:
+            self._eof = True
+            self.close()
+        return True
+
+    def _take(self, end: int) -> str:
+        out = self._text[self._pos:end]
+        self._pos = end
+        return out
+
+    # ------------------------------------------------------------------ reading
+    def read(self, size: int = CHUNK) -> str:
+        """Up to `size` characters (fewer only at end of file); '' at end of file."""
+        while len(self._text) - self._pos < size and self._fill():
+            pass
+        out = self._take(min(len(self._text), self._pos + size))
+        self.line += out.count("\n")
+        return out
+
+    def readline(self, limit: int = MAX_LINE) -> str:
+        """One line with its '\\n' (none on a last unterminated line, or a piece of a line longer
+        than `limit`); '' at end of file."""
+        start = self._pos
+        while True:
+            cut = self._text.find("\n", start, self._pos + limit)
+            if cut >= 0:
+                self.line += 1
+                return self._take(cut + 1)
+            if len(self._text) - self._pos >= limit:
+                return self._take(self._pos + limit)
+            scanned = len(self._text) - self._pos
+            if not self._fill():
+                return self._take(len(self._text))
+            start = self._pos + scanned
+
+    def lines(self, limit: int = MAX_LINE) -> Iterator[str]:
+        while True:
+            line = self.readline(limit)
+            if not line:
+                return
+            yield line
+
+    def take_problems(self) -> list[Problem]:
+        out, self._problems = self._problems, []
+        return out
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> "TextSource":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
