@@ -1,0 +1,49 @@
+"""Derived facts about a paper: label, method names, TL;DR, links, type, keyphrases and the
+benchmarks/datasets it names. Pure functions of (title, abstract): no I/O, no model, no
+randomness, so the facts are reproducible and can be cached by the text's hash.
+
+Modules: text (sentences, markup), acronyms (abbreviation definitions), methods, label,
+tldr, links, paper_type, keyphrases, artifacts, vocab (word lists), evaluation (scoring
+against the hand-labelled set). `store.py` keeps the stored facts current.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .artifacts import find_artifacts
+from .keyphrases import keyphrases
+from .label import make_label
+from .links import find_links
+from .methods import find_mentions
+from .paper_type import classify
+from .text import Doc
+from .tldr import best_sentence
+
+# Bump when the derivation changes, so stored facts can be recomputed (see enrich/store.py).
+FACTS_VERSION = "1"
+
+FACT_KEYS = ("label", "methods", "tldr", "code_urls", "links", "paper_type",
+             "paper_type_confidence", "keyphrases", "artifacts")
+
+
+def derive_facts(title: str | None, abstract: str) -> dict[str, Any]:
+    """Facts for one paper. `abstract` is the plain-text rendering; `title` may be None
+    (title-less lists). Every value is JSON-serialisable."""
+    title = (title or "").strip() or None
+    doc = Doc.of(abstract or "")
+    mentions = find_mentions(doc, title)
+    methods = [m.name for m in mentions]
+    tldr = best_sentence(doc, methods)
+    code_urls, links = find_links(doc.raw)
+    paper_type, confidence = classify(doc.text, title)
+    return {
+        "label": make_label(title, doc, mentions, tldr),
+        "methods": methods,
+        "tldr": tldr,
+        "code_urls": code_urls,
+        "links": links,
+        "paper_type": paper_type,
+        "paper_type_confidence": confidence,
+        "keyphrases": keyphrases(doc, exclude=methods),
+        "artifacts": find_artifacts(doc),
+    }

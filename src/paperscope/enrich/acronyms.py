@@ -1,0 +1,135 @@
+"""Abbreviation definitions in a sentence: `long form (SHORT)` and `Name (Long Form)`.
+
+The long form is found by matching the short form's letters right to left inside the words
+before the parenthesis, the first letter at a word start (the idea of Schwartz & Hearst, 2003,
+"A simple algorithm for identifying abbreviation definitions in biomedical text").
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .text import clean_token, is_capitalised, is_coined
+
+_SHORT = r"[A-Za-z0-9][A-Za-z0-9\-_^+.]{0,24}"
+# (SHORT) or (SHORT1 and SHORT2[, respectively]) right after some text
+_PAREN = re.compile(r"\(\s*(" + _SHORT + r"(?:\s*(?:,|and)\s*" + _SHORT + r")*)"
+                    r"(?:\s*,\s*respectively)?\s*\)")
+_PAREN_LONG = re.compile(r"\(([^()]{3,120})\)")
+_SEGMENT_BREAK = re.compile(r"[()\[\];:]|, |\s[-–—]\s")
+
+
+@dataclass
+class Definition:
+    short: str
+    long: str | None
+    start: int  # offset of the long form (or of the parenthesis) in the sentence
+    end: int  # offset just after the closing parenthesis
+    short_first: bool = False  # `Name (Long Form)` rather than `long form (SHORT)`
+
+
+def _looks_short(tok: str) -> bool:
+    tok = clean_token(tok)
+    return is_coined(tok) or (len(tok) >= 2 and tok.isupper())
+
+
+def _letter_variants(short: str) -> list[str]:
+    """Letters to match: digits repeat the letter before them (`D3IL` = D D D I L) when that
+    reads sensibly, otherwise they are dropped (`EMC^2` = E M C)."""
+    plain = "".join(c.lower() for c in short if c.isalpha())
+    expanded, prev = [], ""
+    for c in short:
+        if c.isalpha():
+            prev = c.lower()
+            expanded.append(prev)
+        elif c.isdigit() and prev and c in "23456789":
+            expanded.append(prev * (int(c) - 1))
+    exp = "".join(expanded)
+    return [exp, plain] if exp != plain else [plain]
+
+
+def _match(letters: str, before: str) -> int | None:
+    words = before.split()
+    window = len(letters) + 5
+    cut = len(" ".join(words[:-window])) + 1 if len(words) > window else 0
+    text = before[cut:]
+    si, li = len(letters) - 1, len(text) - 1
+    while si >= 0:
+        c = letters[si]
+        while li >= 0 and (text[li].lower() != c or
+                           (si == 0 and li > 0 and text[li - 1].isalnum())):
+            li -= 1
+        if li < 0:
+            return None
+        li -= 1
+        si -= 1
+    start = li + 1
+    # the long form starts at a word start; hyphenated heads (`Logit-scaling`) stay whole
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    # `Abstraction and Reasoning Corpus (ARC)`: a long form does not start on a function word
+    first = text[start:].split(" ", 1)[0]
+    if first in _FUNCTION_WORDS:
+        head = text[:start].rstrip()
+        prev = head.rsplit(" ", 1)[-1] if head else ""
+        if prev[:1].isupper():
+            start = len(head) - len(prev)
+    return cut + start
+
+
+_FUNCTION_WORDS = {"and", "of", "for", "the", "with", "to", "in", "on", "a", "an", "or", "by"}
+
+
+def match_long_form(short: str, before: str) -> int | None:
+    """Offset in `before` where the long form of `short` starts, or None."""
+    for letters in _letter_variants(short):
+        if len(letters) >= 2:
+            at = _match(letters, before)
+            if at is not None:
+                return at
+    return None
+
+
+def definitions(sentence: str) -> list[Definition]:
+    """Every abbreviation definition in a (markup-free) sentence."""
+    out: list[Definition] = []
+    for m in _PAREN.finditer(sentence):
+        shorts = [s for s in re.split(r"\s*(?:,|\band\b)\s*", m.group(1))
+                  if s and s != "respectively"]
+        if not shorts or not all(_looks_short(s) for s in shorts):
+            continue
+        if re.search(r"(?:e\.g\.|i\.e\.|see|cf\.)\s*$", sentence[:m.start()]):
+            continue
+        head = sentence[:m.start()].rstrip()
+        seg_start = 0
+        for b in _SEGMENT_BREAK.finditer(head):
+            seg_start = b.end()
+        segment = head[seg_start:]
+        if len(shorts) > 1:  # (CMT and HMT, respectively): one long form each, not matched
+            for s in shorts:
+                out.append(Definition(clean_token(s), None, m.start(), m.end()))
+            continue
+        short = clean_token(shorts[0])
+        at = match_long_form(short, segment) if segment.strip() else None
+        if at is not None:
+            long = segment[at:].strip(" ,")
+            if long and long.casefold() != short.casefold():
+                out.append(Definition(short, long, seg_start + at, m.end()))
+                continue
+        out.append(Definition(short, None, m.start(), m.end()))
+    # Name (Long Form): CoLiDE (Concomitant Linear DAG Estimation)
+    for m in _PAREN_LONG.finditer(sentence):
+        inner = m.group(1).strip()
+        words = inner.split()
+        if len(words) < 2 or not sum(is_capitalised(w) for w in words) >= 2:
+            continue
+        prev = re.search(r"(\S+)\s*$", sentence[:m.start()])
+        if not prev:
+            continue
+        name = clean_token(prev.group(1))
+        if not (is_coined(name) or is_capitalised(name)):
+            continue
+        if match_long_form(name, inner) == 0:
+            out.append(Definition(name, inner, prev.start(1), m.end(), short_first=True))
+    out.sort(key=lambda d: d.start)
+    return out

@@ -1,0 +1,82 @@
+"""Cue phrases that signal a name being introduced: intro verbs with their subject ("we
+propose", "this paper introduces"), "called/named/namely", "our model, X", relative-clause
+blockers, claims ("X outperforms"), and token shapes that are never names (model families,
+math). Used by methods.py and describe.py."""
+from __future__ import annotations
+
+import re
+
+SUBJECT = r"(?:\bwe|\bto|\bpaper|\bwork|\bstudy|\barticle|\band|\balso|\bfurther|\bthen|\bfirst|" \
+           r"\bhere|\bnow|\bthus|\bfinally|\badditionally|\bnext|\w+ly|,)"
+VERB = (r"(?:propose[sd]?|proposing|introduce[sd]?|introducing|present(?:s|ed)?|develop(?:s|ed)?|"
+        r"design(?:s|ed)?|devise[sd]?|build(?:s)?|built|construct(?:s|ed)?|establish(?:es|ed)?|"
+        r"create[sd]?|release[sd]?|derive[sd]?|formulate[sd]?|put forward|offer(?:s|ed)?|"
+        r"give[sn]?|gave|provide[sd]?|curate[sd]?|collect(?:s|ed)?|train and release)")
+VERB_RX = re.compile(r"\b" + VERB + r"\b", re.I)
+SUBJECT_BEFORE = re.compile(SUBJECT + r"\s+$", re.I)
+
+
+class Intro:
+    """Intro verbs with the subject in front ("we propose", "this paper introduces",
+    "and present"): found by locating the verb first, then checking the word before it."""
+
+    @staticmethod
+    def finditer(sentence: str):
+        for m in VERB_RX.finditer(sentence):
+            if SUBJECT_BEFORE.search(sentence[max(0, m.start() - 24):m.start()]):
+                yield m
+
+
+INTRO = Intro()
+RESULT = re.compile(r"\b(?:resulting in|results in|leading to|leads to|yields?|yielding|"
+                    r"giving rise to|which we call|that we call|we call|we term|we name|we dub)\b",
+                    re.I)
+CALLED = re.compile(r"(?<!commonly )(?<!often )(?<!also )(?<!usually )(?<!widely )\b(?:called|"
+                    r"named|dubbed|termed|coined|denoted|namely|referred to)\s+(?:as\s+)?", re.I)
+OUR_KIND = (r"(?:model|method|approach|framework|algorithm|system|architecture|benchmark|"
+            r"dataset|agent|tool|toolkit|library|platform|pipeline|technique|estimator|layer|"
+            r"network|procedure|protocol|suite|solver|optimizer|module|language|strategy)s?")
+OUR_NAME = re.compile(r"\b(?:[Oo]ur|[Tt]he (?:proposed|resulting|resulted|presented|new|final)) "
+                      r"(?:[\w\-]+ ){0,3}?" + OUR_KIND + r"(?:,|:)?\s+(?=\S*[A-Z])")
+OUR_NAME_BEFORE = re.compile(r"\b(?:[Oo]ur|[Tt]he proposed|[Tt]he resulting) "
+                             r"(?=(\S+) " + OUR_KIND + r"\b)")
+CLAIM = re.compile(r"^\s+(?:\w+ly\s+)?(?:outperforms|surpasses|achieves|attains|demonstrates|"
+                   r"enables|allows|improves|delivers|yields|reduces|reaches|matches|exceeds|"
+                   r"establishes|sets|obtains|excels|beats|shows|exhibits|provides|offers|"
+                   r"significantly|consistently)\b")
+LIST = re.compile(r"\b(?:[Tt]he (?:presented|proposed|introduced|resulting|new)|[Oo]ur) "
+                  r"(?:[\w\-]+ ){0,4}" + OUR_KIND + r" include[sd]?,?(?: among others,)?\s+")
+APPOS_KIND = re.compile(
+    r"^\s*,\s+(?:a|an|the first|the|our)\s+(?:[\w\-]+\s+){0,6}?(?:" + OUR_KIND + r"|"
+    r"decompositions?|extensions?|variants?|criteri(?:on|a)|regularizers?|loss(?:es)?|"
+    r"objectives?|metrics?|mechanisms?|schemes?|operators?|polic(?:y|ies)|samplers?|encoders?|"
+    r"decoders?|transformers?|famil(?:y|ies)|series|collections?|corpus|environments?|"
+    r"simulators?|scores?|tests?|formulations?|parametri[sz]ations?|generators?|planners?|"
+    r"retrievers?|prompting|recipes?)\b", re.I)
+BUILT_ON = re.compile(r"\b(?:upon|on top of|build on|builds on|extends?|extending|following|"
+                      r"follow|like|such as|compared|than|baselines?|existing|prior|previous|"
+                      r"popular|standard|classical|conventional|traditional)\b[^.]{0,40}$", re.I)
+CENTRAL = re.compile(r"\b(?:[Cc]entral to|[Aa]t the (?:core|heart) of|[Kk]ey to) "
+                     r"our \w+ (?:is|are)\s+")
+COMPONENT = re.compile(r"(?:^|, )([Ii]t|[Oo]ur \w+|[Tt]he proposed \w+|\S+)\s+(?:\w+\s+)?"
+                       r"(?:comprises|consists of|contains|includes|is composed of|is made of|"
+                       r"has (?:two|three|four) )")
+BLOCKERS = re.compile(
+    r"\b(?:that|which|who|whose|where|when|while|using|uses?|leverag\w*|based on|via|such as|"
+    r"like|including|includes|inspired by|compared|than|over|against|unlike|instead of|"
+    r"rather than|harness\w*|exploit\w*|employ\w*|utiliz\w*|for|to|by|from|under|on|in|"
+    r"between|among|e\.g\.|i\.e\.|existing|prior|previous|popular|standard|classical|"
+    r"conventional|traditional|vanilla|original)\b", re.I)
+PRIOR_CONTEXT = re.compile(r"\b(?:popular|existing|prior|previous|classical|conventional|"
+                           r"traditional|widely[- ]used|well[- ]known|known as|such as)\b", re.I)
+PROBLEM_AFTER = re.compile(r"^\s*(?:problems?|settings?|tasks?|paradigms?|phenomen\w+|"
+                           r"assumptions?|conditions?|scenarios?|regimes?)\b", re.I)
+CONNECT = {"of", "for", "with", "and", "the", "to", "in", "on", "via", "from", "a"}
+FOLLOW_OK = re.compile(r"^(?:\s*[,.;:(]|\s*$|\s+(?:which|that|to|for|as|and|with|in|on|is|are|"
+                       r"can|achieves|outperforms|[-–—]))")
+MODEL_FAMILY = re.compile(
+    r"(?i)(?:llama|gpt|vicuna|mistral|mixtral|qwen|claude|gemini|gemma|palm|opt|bloom|pythia|"
+    r"falcon|t5|bert|roberta|clip|vit|resnet|codellama|starcoder|deepseek|phi|yi|olmo|"
+    r"stable-?diffusion|sdxl|dall-e|whisper|alpaca)[-_ ]?v?\d[\w.\-]*$")
+MATH_TOKEN = re.compile(r"(?:log|exp|poly|sin|cos|max|min|arg|det|tr)[A-Z0-9]")
+SUBJECT_TOKEN = re.compile(r"(?:^|(?:that|,)\s+)([A-Za-z0-9][\w\-^+.]*[\w^+])(?=\s)")

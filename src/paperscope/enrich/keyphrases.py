@@ -1,0 +1,142 @@
+"""Keyphrases of one abstract, by a small statistical method of our own in the spirit of YAKE
+(Campos et al., 2020) and RAKE: no corpus, no model, deterministic.
+
+Candidates are runs of content words between stopwords and punctuation (1-4 words). A word
+weighs more when it recurs, spreads over several sentences, appears early, is written as a
+name, and is not academic filler ("method", "results", "propose"). A phrase scores the sum of
+its words' weights, damped by length, times how often the phrase itself recurs. The top
+phrases are kept unless they mostly repeat a better one.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+
+from .text import Doc, name_key
+from .vocab import GENERIC_WORDS, STOP_NAMES, STOPWORDS, VERBS
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|[,.;:!?()\[\]\"]")
+_URL = re.compile(r"\S*(?:https?://|www\.)\S*")
+MAX_WORDS = 4
+_LENGTH_FACTOR = {1: 0.55, 2: 1.0, 3: 1.05, 4: 0.9}
+
+
+def _fold(word: str) -> str:
+    w = word.lower()
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is", "ics")):
+        return w[:-1]
+    return w
+
+
+def _chunks(sentence: str) -> list[list[str]]:
+    """Runs of content words (surface forms) between stopwords and punctuation."""
+    out, cur = [], []
+    for tok in _TOKEN.findall(_URL.sub(" , ", sentence)):
+        tok = re.sub(r"'s?$", "", tok)
+        low = tok.lower()
+        if not tok[0].isalpha() or low in STOPWORDS or low in VERBS or len(tok) == 1 or \
+                (low.endswith("ly") and len(low) > 4 and not tok[0].isupper()):
+            if cur:
+                out.append(cur)
+            cur = []
+        else:
+            cur.append(tok)
+    if cur:
+        out.append(cur)
+    return out
+
+
+def _is_generic(word: str) -> bool:
+    low = word.lower()
+    return low in GENERIC_WORDS or _fold(low) in GENERIC_WORDS
+
+
+def keyphrases(doc: Doc, exclude: list[str] | None = None, k: int | None = None) -> list[str]:
+    sentences = doc.sentences
+    if not sentences:
+        return []
+    excluded = {e.lower() for e in (exclude or [])}
+    chunks_by_sentence = [_chunks(s) for s in sentences]
+    # per distinct surface word: folded form and filler flag, computed once
+    info: dict[str, tuple[str, bool]] = {}
+    tf: Counter = Counter()
+    first: dict[str, int] = {}
+    sent_seen: dict[str, set[int]] = defaultdict(set)
+    named: Counter = Counter()
+    pos = 0
+    for si, chunks in enumerate(chunks_by_sentence):
+        for chunk in chunks:
+            for j, w in enumerate(chunk):
+                if w not in info:
+                    info[w] = (_fold(w), _is_generic(w))
+                f = info[w][0]
+                tf[f] += 1
+                if f not in first:
+                    first[f] = pos
+                sent_seen[f].add(si)
+                if w[0].isupper() and (j or not w[1:].islower()):
+                    named[f] += 1
+                pos += 1
+    total = pos or 1
+    n_sent = len(sentences)
+    weights: dict[str, float] = {}
+    for w, (f, generic) in info.items():
+        base = (1.0 + math.log(tf[f])) * (1.0 + len(sent_seen[f]) / n_sent)
+        base *= 1.25 - 0.5 * (first[f] / total)
+        base *= 1.0 + 0.4 * min(named[f] / tf[f], 1.0)
+        if generic:
+            base *= 0.15
+        if len(f) <= 3 and not w.isupper():
+            base *= 0.5
+        weights[w] = base
+
+    phrase_tf: Counter = Counter()
+    surface: dict[tuple, Counter] = defaultdict(Counter)
+    for chunks in chunks_by_sentence:
+        for chunk in chunks:
+            # filler at the front goes: "proposed method" -> nothing
+            a0 = 0
+            while a0 < len(chunk) and info[chunk[a0]][1]:
+                a0 += 1
+            for a in range(a0, len(chunk)):
+                if info[chunk[a]][1]:
+                    continue
+                for n in range(1, min(MAX_WORDS, len(chunk) - a) + 1):
+                    words = tuple(chunk[a:a + n])
+                    if n == 1 and info[words[0]][1]:
+                        continue
+                    key = tuple(info[w][0] for w in words)
+                    phrase_tf[key] += 1
+                    surface[key][words] += 1
+    scored = []
+    for key, count in phrase_tf.items():
+        words = surface[key].most_common(1)[0][0]
+        if any(w.lower() in excluded for w in words):
+            continue
+        if len(key) == 1:
+            w = words[0]
+            if count < 2 or len(w) < 4 or name_key(w) in STOP_NAMES or \
+                    w.lower().endswith(("ed", "ing")) and count < 3:
+                continue
+        elif len(key) > 2 and all(info[w][1] for w in words[1:]):
+            continue
+        score = sum(weights[w] for w in words) / (len(words) ** 0.6) * math.sqrt(count)
+        scored.append((score * _LENGTH_FACTOR[len(words)], key, words))
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    if k is None:
+        k = max(3, min(8, 3 + len(doc.text.split()) // 45))
+    chosen: list[tuple[set, str]] = []
+    for _, key, words in scored:
+        ks = set(key)
+        if any(len(ks & c) >= max(1, min(len(ks), len(c)) * 0.5) for c, _ in chosen):
+            continue
+        text = " ".join(w if (any(c.isupper() for c in w[1:]) or
+                              w[:1].isupper() and named[info[w][0]] >= 0.8 * tf[info[w][0]])
+                        else w.lower() for w in words)
+        chosen.append((ks, text))
+        if len(chosen) >= k:
+            break
+    return [t for _, t in chosen]

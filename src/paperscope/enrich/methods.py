@@ -1,0 +1,327 @@
+"""Names a paper introduces: "we propose Maestro, a framework ...", "a method called OTMatch",
+acronyms defined in the authors' own sentences ("we propose reflected flow matching (RFM)"),
+bold or emphasised names, and the name before the colon of a known title.
+
+Names the paper merely uses (DNN, RL, GPT-4, ImageNet) are kept out by a stoplist, by
+ignoring definitions in background sentences and by refusing definitions that sit inside a
+relative clause ("a framework that harnesses signal temporal logic (STL)").
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import cues as cue
+from . import describe
+from .acronyms import definitions
+from .artifacts import KNOWN_KEYS
+from .text import (Doc, clean_token, emphasised_spans, is_capitalised, is_coined, name_key,
+                   strip_markup)
+from .vocab import COMMON_CAPITALISED, STOP_NAMES
+
+
+@dataclass
+class Mention:
+    """A name the paper introduces, where it was found and what the text says it is."""
+
+    name: str
+    sentence: int
+    pos: int
+    how: str  # title / intro / called / acronym / markup / appositive / variant / ...
+    long: str | None = None  # expansion of an acronym
+    desc: str | None = None  # "framework for trainable low-rank layers"
+    rel: str | None = None  # "reduces the number of required Monte Carlo replications"
+
+
+def _name_at(text: str) -> tuple[str, int] | None:
+    """The name that starts `text` (quoted, coined or a run of capitalised words) and its
+    length, or None. A name must end where a name can end (punctuation, `which`, ...)."""
+    q = re.match(r'"([^"]{2,60})"', text)
+    if q:
+        inner = q.group(1).strip()
+        return (inner, q.end()) if inner[:1].isupper() else None
+    words = list(re.finditer(r"\S+", text[:200]))
+    taken: list[re.Match] = []
+    for w in words:
+        tok = clean_token(w.group())
+        if not tok or w.group().startswith(("(", '"', "[")):
+            break
+        if tok == "and" and any(is_coined(clean_token(t.group())) for t in taken):
+            break
+        if is_coined(tok) or (is_capitalised(tok) and tok.casefold() not in COMMON_CAPITALISED):
+            taken.append(w)
+        elif tok in cue.CONNECT and taken and len(taken) < 5:
+            taken.append(w)
+            continue
+        else:
+            if not taken and tok[:1].isupper() and is_capitalised(tok):
+                taken.append(w)  # `Gaussian` may still open a name (`Gaussian Splatting`)
+            else:
+                break
+        if w.group() != tok and not w.group().endswith(("'s", "’s")):
+            break  # punctuation glued to the token ends the name
+        if len(taken) >= 6:
+            break
+    while taken and clean_token(taken[-1].group()) in cue.CONNECT:
+        taken.pop()
+    if not taken:
+        return None
+    end = taken[-1].start() + len(clean_token(taken[-1].group()))
+    name = text[taken[0].start():end]
+    toks = name.split()
+    if not any(is_coined(t) for t in toks):
+        if not cue.FOLLOW_OK.match(text[end:]) or toks[0].casefold() in COMMON_CAPITALISED:
+            return None
+        if len(toks) > 1 and not re.match(r"\s*[,(.;:]", text[end:]):
+            return None
+    return name, end
+
+
+def _ok(name: str, known_ok: bool = False) -> bool:
+    key = name_key(name)
+    if len(key) < 2 or key in STOP_NAMES or (key in KNOWN_KEYS and not known_ok):
+        return False
+    if cue.MODEL_FAMILY.match(name) or cue.MATH_TOKEN.match(name):  # Llama-2-70b-chat, logT
+        return False
+    first = name.split()[0]
+    return is_coined(first) or first.casefold() not in COMMON_CAPITALISED
+
+
+_APPOSED = re.compile(r"(?<![\w-])([A-Za-z0-9][\w\-^+.]*[\w^+])(?=\s*(?:\([^()]*\)\s*)?,\s)")
+_CONJUNCT = re.compile(r"\s*(?:\([^()]*\))?\s*(?:,\s*|,?\s+(?:and|or)\s+)(\S+)")
+
+
+class _Collector:
+    def __init__(self, doc: Doc):
+        self.doc = doc
+        self.found: dict[str, Mention] = {}
+        self.aliases: set[str] = set()  # other spellings of a found name (C2S for Cell2Sentence)
+
+    def add(self, name: str, sent: int, pos: int, how: str, long: str | None = None,
+            desc: str | None = None) -> bool:
+        name = clean_token(strip_markup(name)).strip()
+        if not name or not _ok(name, known_ok=how in ("intro", "called")):
+            return False
+        key = name_key(name)
+        if key in self.aliases:
+            return False
+        rel = None
+        if 0 <= sent < len(self.doc.sentences):
+            s = self.doc.sentences[sent]
+            at = s.find(name, max(pos - 1, 0))
+            rel = describe.relative(s[at + len(name):]) if at >= 0 else None
+        if key in self.found:
+            old = self.found[key]
+            old.long = old.long or long
+            old.desc = old.desc or desc
+            old.rel = old.rel or rel
+            return False
+        self.found[key] = Mention(name, sent, pos, how, long, desc, rel)
+        return True
+
+    def add_with_conjuncts(self, name: str, rest: str, sent: int, pos: int, how: str,
+                           long: str | None = None, desc: str | None = None) -> None:
+        self.add(name, sent, pos, how, long, desc)
+        # EvoRainbow and EvoRainbow-Exp / FedQ-Hoeffding and FedQ-Bernstein / (LeaP) and LeaPformers
+        at = 0
+        while (m := _CONJUNCT.match(rest, at)):
+            tok = clean_token(m.group(1))
+            if not is_coined(tok):
+                break
+            self.add(tok, sent, pos + m.start(1), how)
+            at = m.end()
+
+
+def _intro_objects(sentence: str) -> list[tuple[int, str]]:
+    ends = [m.end() for m in cue.INTRO.finditer(sentence)]
+    ends += [m.end() for m in cue.RESULT.finditer(sentence)]
+    return [(e, sentence[e:]) for e in ends]
+
+
+def _scan_sentence(c: _Collector, i: int, raw: str, s: str, own: bool) -> None:
+    defs = definitions(s)
+    intros = _intro_objects(s) if own else []
+    intro_ends = [end for end, _ in intros]
+    # 1. names right after an intro verb: "we propose Maestro, a ...", "we propose the X"
+    for end, obj in intros:
+        body = obj.lstrip()
+        off = end + len(obj) - len(body)
+        det = re.match(r"(?:also\s+|further\s+)?(?:the\s+|our\s+)?", body)
+        hit = _name_at(body[det.end():])
+        if hit:
+            name, n_end = hit
+            after = body[det.end() + n_end:]
+            d = next((d for d in defs if d.start == off + det.end() and d.short_first), None)
+            acr = re.match(r"\s*\((\S+?)\)", after)
+            if acr and is_coined(acr.group(1)) and not is_coined(name.split()[0]) \
+                    or acr and len(name.split()) > 1:
+                c.add_with_conjuncts(acr.group(1), after[acr.end():], i, off, "intro", long=name,
+                                     desc=describe.description(after[acr.end():]))
+            else:
+                c.add_with_conjuncts(name, after, i, off, "intro", long=d.long if d else None,
+                                     desc=describe.description(after))
+            continue
+        # "we propose a simple but effective method AuG-KD" / "a new MoE strategy, DirMixE, which"
+        head = re.match(r"(?:(?:a|an|the|our|two|three)\s+)?((?:[\w\-]+\s+){0,8}?)" + cue.OUR_KIND +
+                        r"(?:,\s+|:\s+|\s+)(\S*[A-Z]\S*)", body)
+        if head and not cue.BLOCKERS.search(head.group(1)):
+            tok = clean_token(head.group(2))
+            if is_coined(tok) and cue.FOLLOW_OK.match(body[head.end():] or " "):
+                desc = describe.tidy_desc(body[:head.start(2)].rstrip(", "))
+                c.add_with_conjuncts(tok, body[head.end():], i, off + head.start(2), "intro",
+                                     desc=desc)
+                continue
+        ap = re.match(r"([^.;]{3,140}?)[,:]\s+(\S+?)(?=[,.;(]|\s+which\b|\s*$)", body)
+        if ap and not re.search(r"\b(?:which|that|where|while)\b", ap.group(1)):
+            tok = clean_token(ap.group(2))
+            if is_coined(tok):
+                c.add_with_conjuncts(tok, body[ap.end():], i, off + ap.start(2), "appositive",
+                                     desc=describe.tidy_desc(ap.group(1)))
+    # 2. "called X", "named X", "namely X", "our model, X,", "central to our approach is X"
+    for rx in (cue.CALLED, cue.OUR_NAME, cue.OUR_NAME_BEFORE, cue.CENTRAL, cue.LIST):
+        for m in rx.finditer(s) if own else ():
+            rest = s[m.end():]
+            if re.match(r"(?:a|an)\s", rest):
+                continue
+            hit = _name_at(rest)
+            if not hit:
+                continue
+            name, n_end = hit
+            after = rest[n_end:]
+            acr = re.match(r"\s*\((\S+?)\)", after)
+            before = s[:m.start()]
+            desc = describe.np_before(before) if rx is cue.CALLED else None
+            if acr and is_coined(acr.group(1)) and len(name.split()) > 1:
+                rest = after[acr.end():]
+                c.add_with_conjuncts(acr.group(1), rest, i, m.end(), "called", long=name,
+                                     desc=desc or describe.description(rest))
+            else:
+                c.add_with_conjuncts(name, after, i, m.end(), "called",
+                                     desc=desc or describe.description(after))
+    # 2b. "through LoD, a low-rank ordered decomposition" (a coined name in apposition)
+    for m in _APPOSED.finditer(s) if own else ():
+        tok = m.group(1)
+        after = s[m.end():]
+        if is_coined(tok) and cue.APPOS_KIND.match(re.sub(r"^\s*\([^()]*\)", "", after)) \
+                and not cue.BUILT_ON.search(s[:m.start()]) \
+                and not re.search(r"(?:^|\s)[A-Z][\w\-]*\s$", s[:m.start()]):  # Spectral DeTuning
+            c.add(tok, i, m.start(), "appositive", desc=describe.description(after))
+    # 3. acronyms defined in the authors' own sentences
+    component = False
+    for m in cue.COMPONENT.finditer(s) if own else ():
+        subj = m.group(1)
+        if subj.lower() == "it" or " " in subj or name_key(subj) in c.found:
+            component = True
+    for d in defs:
+        if not own or cue.PROBLEM_AFTER.match(s[d.end:]):
+            continue
+        alias = None
+        if d.short_first:  # CoLiDE (Concomitant Linear DAG Estimation)
+            name, long = d.short, d.long
+        elif name_key(d.short) in STOP_NAMES:  # Mixture-of-Experts (MoE): a field term
+            continue
+        elif d.long and " " not in d.long and "-" not in d.long and is_coined(d.long):
+            # Cell2Sentence (C2S): the long form is itself the name
+            name, long, alias = d.long, None, d.short
+        else:
+            name, long = d.short, d.long
+        verb_end = max((e for e in intro_ends if e <= d.start), default=None)
+        ok = False
+        if verb_end is not None:
+            between = s[verb_end:d.start]
+            tail = between.rsplit(", ", 1)[-1] if ", " in between else between
+            ok = not cue.BLOCKERS.search(tail)
+        if not ok and component:
+            ok = True
+        if not ok and re.search(r"\b[Oo]ur\s+(?:\S+\s+){0,2}$", s[:d.start]):
+            ok = True
+        if not ok and not cue.PRIOR_CONTEXT.search(s):
+            uses = sum(toks.count(d.short) for toks in c.doc.tokens[i + 1:])
+            mixed = bool(re.search(r"[a-z]", d.short)) and bool(re.search(r"[A-Z]", d.short))
+            plural = bool(re.search(r"[A-Z]s$", d.short))  # FAMs, MFGs: a class of things
+            ok = not plural and uses >= (1 if mixed else 3)
+        if ok:
+            c.add(name, i, d.start, "acronym", long=long, desc=describe.description(s[d.end:]))
+            if alias:
+                c.aliases.add(name_key(alias))
+    # 4. bold / emphasised names
+    if own:
+        for span in emphasised_spans(raw):
+            if "(" in span or len(span) < 2:
+                continue
+            at = s.find(span)
+            if at >= 0 and re.match(r"\s*\(", s[at + len(span):]):
+                continue  # `*Logit-scaling GFlowNets* (Logit-GFN)`: the acronym is the name
+            toks = span.split()
+            if len(toks) > 5 or not (is_coined(toks[0]) or is_capitalised(toks[0])):
+                continue
+            if len(toks) == 1 and not is_coined(toks[0]) and \
+                    toks[0].casefold() in COMMON_CAPITALISED:
+                continue
+            if not all(is_coined(t) or is_capitalised(t) or t in cue.CONNECT for t in toks):
+                continue
+            desc = describe.description(s[at + len(span):]) if at >= 0 else None
+            c.add(span, i, max(at, 0), "markup", desc=desc)
+
+
+def _title_name(title: str | None, doc: Doc) -> str | None:
+    """`Maestro: Uncovering Low-Rank ...` -> `Maestro` (a short head that names something)."""
+    if not title or ":" not in title:
+        return None
+    head = strip_markup(title.split(":", 1)[0]).strip()
+    toks = head.split()
+    if not toks or len(toks) > 3 or toks[0].casefold() in COMMON_CAPITALISED:
+        return None
+    if len(toks) == 1 and is_coined(head) or \
+            re.search(r"(?<![\w-])" + re.escape(head) + r"(?![\w-])", doc.text, re.I):
+        return head
+    return None
+
+
+def _is_variant(tok: str, stem: str) -> bool:
+    """EvoRainbow-Exp, MobileLLM-LS, f-VI-IGL, LeaPformers are variants of their stem."""
+    if tok.startswith(stem):
+        rest = tok[len(stem):]
+        ok = bool(re.fullmatch(r"-[A-Za-z0-9]+|[a-z]+", rest))
+    elif tok.endswith(stem):
+        ok = bool(re.fullmatch(r"[A-Za-z0-9]+-", tok[:-len(stem)]))
+    else:
+        return False
+    return ok and is_coined(tok)
+
+
+def find_mentions(doc: Doc, title: str | None = None) -> list[Mention]:
+    """Every name the paper introduces, in order of first mention (title head first)."""
+    c = _Collector(doc)
+    start = doc.own_start
+    for i, (raw, s) in enumerate(zip(doc.sentences_raw, doc.sentences)):
+        _scan_sentence(c, i, raw, s, own=i >= start)
+    # a coined name as the subject of a claim: "SAMformer surpasses", "MindEye2 demonstrates"
+    background = {t for toks in doc.tokens[:start] for t in toks}
+    for i, s in enumerate(doc.sentences[start:], start):
+        for m in cue.SUBJECT_TOKEN.finditer(s):
+            tok = m.group(1)
+            if tok not in background and is_coined(tok) and cue.CLAIM.match(s[m.end():]):
+                c.add(tok, i, m.start(1), "claim")
+    # variants of an introduced name: EvoRainbow-Exp, MobileLLM-LS, f-VI-IGL, LeaPformers
+    stems = [m.name for m in c.found.values() if len(name_key(m.name)) >= 4 and " " not in m.name]
+    for i, toks in enumerate(doc.tokens[start:], start) if stems else ():
+        for tok in toks:
+            for stem in stems:
+                if tok != stem and stem in tok and _is_variant(tok, stem):
+                    c.add(tok, i, doc.sentences[i].find(tok), "variant")
+    mentions = sorted(c.found.values(), key=lambda m: (m.sentence, m.pos))
+    head = _title_name(title, doc)
+    if head:
+        key = name_key(head)
+        same = next((m for m in mentions if name_key(m.name) == key), None)
+        if same:
+            mentions.remove(same)
+            mentions.insert(0, same)
+        elif _ok(head):
+            mentions.insert(0, Mention(head, -1, 0, "title"))
+    return mentions
+
+
+def find_methods(doc: Doc, title: str | None = None) -> list[str]:
+    return [m.name for m in find_mentions(doc, title)]

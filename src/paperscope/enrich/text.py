@@ -1,0 +1,177 @@
+"""Text helpers shared by the enrich modules: emphasis markup, sentences, name-like tokens.
+
+Abstracts arrive as plain-text renderings, but authors' markdown survives that rendering
+(`**S**ymmetry-**I**nvariant **T**ransformer (**SiT**)`, `*DiffFPR*`, `_corrector network_`),
+so the markup is both a signal (methods.py) and something to strip before display.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+# --------------------------------------------------------------------------- markup
+
+# **bold** / __bold__ first, then *em* / _em_; an underscore only counts as markup when it is
+# not inside a word (`W_2`, `kNN-ECS_m` are not emphasis).
+_BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|(?<![\w])__(?=\S)(.+?)(?<=\S)__(?![\w])")
+_EM = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![\w*])"
+                 r"|(?<![\w])_(?=[^\s_])([^_\n]+?)(?<=[^\s_])_(?![\w])")
+_LEFTOVER_LATEX = re.compile(r"\\(?:textbf|textit|emph|texttt|mathrm|mathbf|text)\{([^{}]*)\}")
+_MD_LINK = re.compile(r"\[([^\]\n]{1,200})\]\((\S+?)\)")
+_QUOTES = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"})
+
+
+def emphasised_spans(text: str) -> list[str]:
+    """Contents of bold/emphasis markup, in order (nested markup removed)."""
+    out = []
+    for rx in (_BOLD, _EM):
+        for m in rx.finditer(text):
+            # `**Sym**bolic`, `**S**ymmetry`: letters highlighted inside a word, not a name
+            if m.end() < len(text) and (text[m.end()].isalnum() or text[m.end()] == "*"):
+                continue
+            if m.start() > 0 and text[m.start() - 1].isalnum():
+                continue
+            inner = m.group(1) or m.group(2) or ""
+            out.append(strip_markup(inner))
+    return out
+
+
+def strip_markup(text: str) -> str:
+    """Plain display text: no `**`/`*`/`_` emphasis, LaTeX styling commands or markdown link
+    syntax (the link text and the URL are both kept)."""
+    if not text:
+        return ""
+    text = _LEFTOVER_LATEX.sub(r"\1", text)
+    if "](" in text:
+        text = _MD_LINK.sub(lambda m: m.group(1) if m.group(1) == m.group(2) else
+                            f"{m.group(1)} ({m.group(2)})", text)
+    if "*" in text or "_" in text:
+        text = _BOLD.sub(lambda m: m.group(1) or m.group(2) or "", text)
+        text = _EM.sub(lambda m: m.group(1) or m.group(2) or "", text)
+    text = text.replace("``", '"').replace("''", '"')
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def normalise_quotes(text: str) -> str:
+    return text.replace("``", '"').replace("''", '"').translate(_QUOTES)
+
+
+# --------------------------------------------------------------------------- sentences
+
+_ABBREV = re.compile(
+    r"(?:\b(?:e\.g|i\.e|et al|etc|vs|cf|Fig|Figs|Eq|Eqs|Sec|resp|approx|a\.k\.a|w\.r\.t|"
+    r"viz|Dr|Prof|No|Vol|St|U\.S|Ph\.D|i\.i\.d)\.)$")
+_BOUNDARY = re.compile(r"(?<=[.!?])([\"')\]]*)\s+(?=[\"'(\[]?[A-Z0-9])")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentence split that survives `e.g.`, `et al.`, initials, decimals and URLs."""
+    text = text.strip()
+    if not text:
+        return []
+    out: list[str] = []
+    start = 0
+    for m in _BOUNDARY.finditer(text):
+        end = m.start(1) + len(m.group(1))
+        if _ABBREV.search(text[start:m.start()].rstrip()):
+            continue
+        out.append(text[start:end].strip())
+        start = m.end()
+    tail = text[start:].strip()
+    if tail:
+        out.append(tail)
+    return [s for s in out if s]
+
+
+# --------------------------------------------------------------------------- tokens
+
+WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-_^+'’.]*[A-Za-z0-9+^]|[A-Za-z0-9]")
+_ADJ_SUFFIX = re.compile(
+    r"-(?:based|like|driven|guided|aware|free|style|specific|level|wise|agnostic|conditioned|"
+    r"inspired|enhanced|augmented|powered|only|scale|time|type|friendly|efficient|tuned|"
+    r"trained|centric|oriented|dependent|independent|invariant|equivariant|shot)$", re.I)
+
+
+def clean_token(tok: str) -> str:
+    """A token without possessive or trailing punctuation: `SiT's` -> `SiT`."""
+    tok = tok.strip(".,;:!?\"“”()[]{}")
+    tok = re.sub(r"(?:'s|’s|')$", "", tok)
+    return tok
+
+
+def is_coined(tok: str) -> bool:
+    """Does a token look like a coined name (SDT, AttNS, tBMM, PPBench2024, g-BH, FQI-LOG)
+    rather than an English word? Adjective compounds (`LLM-based`) do not count."""
+    tok = clean_token(tok)
+    if len(tok) < 2 or len(tok) > 30 or _ADJ_SUFFIX.search(tok):
+        return False
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9\-_^+.]*", tok) or tok.isdigit():
+        return False
+    if not any(c.isalpha() for c in tok):
+        return False
+    upper = sum(c.isupper() for c in tok)
+    if upper >= 2:
+        return not re.fullmatch(r"[IVX]+", tok)  # roman numerals
+    if upper == 1 and any(c.isdigit() for c in tok):
+        return True
+    # lower-then-upper inside the token: tBMM-like handled above; `eCeLLM`, `kNN` have 2+
+    return bool(re.search(r"[a-z][A-Z]", tok))
+
+
+def is_capitalised(tok: str) -> bool:
+    tok = clean_token(tok)
+    return len(tok) >= 2 and tok[0].isupper() and (tok[1:].islower() or is_coined(tok))
+
+
+def name_key(name: str) -> str:
+    """Identity of a name for de-duplication: case-folded letters and digits, plural `s`
+    dropped (`LeaPformers` = `LeaPformer`, `REGAL` = `ReGAL`)."""
+    key = "".join(c for c in name.casefold() if c.isalnum())
+    if len(key) > 3 and key.endswith("s") and not key.endswith("ss"):
+        key = key[:-1]
+    return key
+
+
+# --------------------------------------------------------------------------- document
+
+
+@dataclass
+class Doc:
+    """An abstract prepared once for every extractor: raw sentences (markup kept) and their
+    display versions, plus the index of the first sentence where the authors speak of their
+    own work (sentences before it are background)."""
+
+    raw: str
+    sentences_raw: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, abstract: str) -> "Doc":
+        raw = normalise_quotes(re.sub(r"\s+", " ", abstract or "").strip())
+        return cls(raw=raw, sentences_raw=split_sentences(raw))
+
+    @cached_property
+    def sentences(self) -> list[str]:
+        return [strip_markup(s) for s in self.sentences_raw]
+
+    @cached_property
+    def text(self) -> str:
+        return " ".join(self.sentences)
+
+    @cached_property
+    def tokens(self) -> list[list[str]]:
+        """Whitespace tokens of each display sentence, punctuation and possessives removed."""
+        return [[t for t in (clean_token(w) for w in s.split()) if t] for s in self.sentences]
+
+    @cached_property
+    def own_start(self) -> int:
+        """First sentence that speaks about this paper's own work."""
+        for i, s in enumerate(self.sentences):
+            if OWN_WORK.search(s):
+                return i
+        return 0
+
+
+OWN_WORK = re.compile(
+    r"\b(?:we|our|us|this (?:paper|work|study|article|note|submission)|the present (?:paper|work)|"
+    r"here,? we|in this (?:paper|work))\b", re.I)

@@ -1,0 +1,156 @@
+"""Method names a paper introduces (enrich/methods.py, acronyms.py, text.py)."""
+from __future__ import annotations
+
+import pytest
+
+from paperscope.enrich import derive_facts
+from paperscope.enrich.acronyms import definitions, match_long_form
+from paperscope.enrich.text import Doc, emphasised_spans, is_coined, split_sentences, strip_markup
+
+
+def methods(abstract: str, title: str | None = None) -> list[str]:
+    return derive_facts(title, abstract)["methods"]
+
+
+# --------------------------------------------------------------------------- patterns
+
+def test_we_propose_name_with_apposition():
+    text = ("Large models are costly to train. We propose Maestro, a framework for trainable "
+            "low-rank layers. Maestro recovers the SVD of linear maps.")
+    assert methods(text) == ["Maestro"]
+
+
+def test_called_and_named_introduce_names():
+    text = ("Peptide design is hard. We propose a target-aware peptide design method called "
+            "PPFlow. Besides, we establish a protein-peptide binding dataset named PPBench2024.")
+    assert methods(text) == ["PPFlow", "PPBench2024"]
+
+
+def test_acronym_defined_after_intro_verb_is_the_name():
+    text = ("Offline safe reinforcement learning (RL) trains policies from data. In this paper, "
+            "we propose temporal logic Specification-conditioned Decision Transformer (SDT), a "
+            "novel framework that harnesses signal temporal logic (STL) and the Decision "
+            "Transformer (DT).")
+    # RL is background, STL and DT sit inside the relative clause: only SDT is introduced
+    assert methods(text) == ["SDT"]
+
+
+def test_generic_acronyms_are_never_methods():
+    text = ("We propose deep neural networks (DNNs) trained with stochastic gradient descent "
+            "(SGD) for reinforcement learning (RL) with large language models (LLMs). "
+            "Our results use GPT-4 as a judge.")
+    assert methods(text) == []
+
+
+def test_abstract_without_a_name_gives_an_empty_list():
+    text = ("We study the low rank matrix completion problem in an online setting. We prove a "
+            "regret bound that is tight up to logarithmic factors.")
+    assert methods(text) == []
+
+
+def test_prior_work_acronym_in_background_is_not_introduced():
+    text = ("Accelerated stochastic gradient descent (ASGD) is a workhorse in deep learning. "
+            "We study the generalization of ASGD for linear regression. ASGD outperforms SGD "
+            "in some subspaces, and ASGD is slower in others.")
+    assert methods(text) == []
+
+
+def test_bold_letter_markup_yields_the_acronym_not_the_letters():
+    text = ("Generalisation is an open challenge in RL. We introduce **S**ymmetry-**I**nvariant "
+            "**T**ransformer (**SiT**), a scalable vision transformer.")
+    assert methods(text) == ["SiT"]
+
+
+def test_bold_and_emphasised_names_count():
+    assert methods("Bootstrap is costly. We propose a new approach called **Orthogonal "
+                   "Bootstrap** that reduces replications.") == ["Orthogonal Bootstrap"]
+    assert methods("Phase retrieval is hard. The formed algorithm, *DiffFPR*, is validated "
+                   "by experiments.") == ["DiffFPR"]
+    # emphasis on ordinary words is not a name
+    assert methods("We characterize a *winner-takes-all* phenomenon in attention.") == []
+
+
+def test_conjunctions_and_variants_of_a_name():
+    text = ("Many mechanisms exist. Using the most effective mechanisms, we develop EvoRainbow "
+            "and EvoRainbow-Exp, which outperform strong baselines.")
+    assert methods(text) == ["EvoRainbow", "EvoRainbow-Exp"]
+    text = ("We propose two algorithms termed as FedQ-Hoeffding and FedQ-Bernstein, "
+            "respectively.")
+    assert methods(text) == ["FedQ-Hoeffding", "FedQ-Bernstein"]
+
+
+def test_components_of_an_introduced_method():
+    text = ("We introduce an Omnidirectionally calibrated Quantization (OmniQuant) technique for "
+            "LLMs. OmniQuant comprises two components including Learnable Weight Clipping (LWC) "
+            "and Learnable Equivalent Transformation (LET).")
+    assert methods(text) == ["OmniQuant", "LWC", "LET"]
+
+
+def test_one_name_per_acronym_pair():
+    text = "We introduce Cell2Sentence (C2S), a novel method. C2S offers a flexible framework."
+    assert methods(text) == ["Cell2Sentence"]
+
+
+def test_model_family_names_are_not_methods():
+    text = ("We introduce a method to improve zero-shot reasoning. With our method, "
+            "Llama-2-70b-chat outperforms zero-shot GPT-3.5 Turbo significantly.")
+    assert methods(text) == []
+
+
+def test_title_head_names_the_method_when_known():
+    abstract = "We study peptide design with flow matching on tori. PPFLOW performs well."
+    assert methods(abstract, title="PPFLOW: Target-Aware Peptide Design")[0] == "PPFLOW"
+    # an ordinary phrase before the colon is not a name
+    assert methods("We study SAM dynamics.", title="Forget Sharpness: Perturbed Forgetting") == []
+    assert methods("We argue for levels.", title="Position: Levels of AGI") == []
+
+
+# --------------------------------------------------------------------------- helpers
+
+@pytest.mark.parametrize("token,coined", [
+    ("SDT", True), ("AttNS", True), ("tBMM", True), ("PPBench2024", True), ("g-BH", True),
+    ("FQI-LOG", True), ("Maestro", False), ("LLM-based", False), ("III", False), ("the", False),
+])
+def test_is_coined(token, coined):
+    assert is_coined(token) is coined
+
+
+def test_long_form_matching():
+    head = "we take the ARC, the Abstraction and Reasoning Corpus"
+    at = match_long_form("ARC", head)
+    assert head[at:] == "Abstraction and Reasoning Corpus"
+    head = "the corresponding Datasets with Diverse human Demonstrations for Imitation Learning"
+    assert head[match_long_form("D3IL", head):].startswith("Datasets with Diverse")
+    assert match_long_form("XYZ", "nothing to see here") is None
+
+
+def test_definitions_in_both_orders_and_lists():
+    defs = definitions("Regularization yields CoLiDE (Concomitant Linear DAG Estimation), a "
+                       "criterion.")
+    assert [(d.short, d.long, d.short_first) for d in defs] == [
+        ("CoLiDE", "Concomitant Linear DAG Estimation", True)]
+    defs = definitions("It consists of a contact mesh Transformer and a hierarchical mesh "
+                       "Transformer (CMT and HMT, respectively).")
+    assert [d.short for d in defs] == ["CMT", "HMT"]
+    assert definitions("Such techniques (e.g., SVD) are costly.") == []
+
+
+def test_markup_helpers():
+    raw = "We introduce **S**ymmetry-**I**nvariant **T**ransformer (**SiT**) and *DiffFPR*."
+    assert strip_markup(raw) == "We introduce Symmetry-Invariant Transformer (SiT) and DiffFPR."
+    assert emphasised_spans(raw) == ["SiT", "DiffFPR"]
+    # underscores inside words are not emphasis
+    assert strip_markup("the W_2-distance and kNN-ECS_m stay") == "the W_2-distance and kNN-ECS_m stay"
+
+
+def test_sentence_split_survives_abbreviations_and_urls():
+    text = ("Methods (e.g., SVD) are costly, cf. Bolte et al. (2022). We propose X. "
+            "Code is at https://github.com/a/b. Done.")
+    assert split_sentences(text) == [
+        "Methods (e.g., SVD) are costly, cf. Bolte et al. (2022).", "We propose X.",
+        "Code is at https://github.com/a/b.", "Done."]
+
+
+def test_doc_marks_background_sentences():
+    doc = Doc.of("Deep nets are big. They are costly. We propose Maestro. It works.")
+    assert doc.own_start == 2
