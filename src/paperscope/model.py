@@ -128,7 +128,13 @@ def clean_text(text: str | None) -> str:
 
 @lru_cache(maxsize=65536)
 def _render_span(span: str) -> str:
+    import logging
+
     from pylatexenc.latex2text import LatexNodes2Text
+
+    # pylatexenc logs a warning per macro it cannot expand; the span then stays partly raw,
+    # which is the behaviour we want, so the noise is not the user's business.
+    logging.getLogger("pylatexenc").setLevel(logging.CRITICAL)
 
     try:
         plain = LatexNodes2Text(math_mode="text", strict_latex_spaces=True).latex_to_text(span)

@@ -1,0 +1,213 @@
+"""Recommendation quality: simulated users from real author keywords.
+
+For each corpus (ICLR 2020, 2017, 2018) and each keyword held by 20+ papers (and at most 25% of
+the corpus, so it discriminates), a simulated user tags 5 or 10 of its papers; each recommender
+ranks all other papers; precision@10 and nDCG@10 count the keyword's remaining papers as
+relevant. Averaged over keywords and 8 random seed draws per keyword (same draws for every
+recommender, so differences are paired).
+
+Recommenders:
+  arxiv-sanity-lite   baseline, its recipe re-implemented here: TF-IDF 1-2-grams (20k features,
+                      min_df 5, max_df 0.1, sublinear tf, English stop words) + LinearSVC
+                      (C=0.01, class_weight balanced), positives vs everything else
+  paperscope tfidf    the shipped model without embeddings (paperscope.recommend.rank)
+  paperscope          the shipped model: TF-IDF SVM + embedding SVM, z-score fusion 1 : 0.5
+  embeddings only     the embedding SVM alone (reference)
+
+Run: .venv/bin/python benchmarks/recommend_quality.py [--trials 8] [--seeds 5,10]
+Writes benchmarks/results/recommend_quality.json and prints a Markdown table.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from recommend_data import CORPORA, embed, load_all  # noqa: E402
+
+from paperscope.recommend import EMBEDDING_C, NEGATIVE_WEIGHT, build_features, rank, svm_scores  # noqa: E402
+
+RESULTS = Path(__file__).resolve().parent / "results"
+MIN_PAPERS, MAX_SHARE, K = 20, 0.25, 10
+
+
+def arxiv_sanity_lite(texts: list[str]):
+    """The baseline's features; its model is `svm_baseline`."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    vec = TfidfVectorizer(strip_accents="unicode", lowercase=True, analyzer="word", stop_words="english",
+                          token_pattern=r"(?u)\b[a-zA-Z_][a-zA-Z0-9_]+\b", ngram_range=(1, 2),
+                          max_features=20_000, norm="l2", use_idf=True, smooth_idf=True,
+                          sublinear_tf=True, max_df=0.1, min_df=5)
+    return vec.fit_transform(texts)
+
+
+def svm_baseline(X, pos: np.ndarray) -> np.ndarray:
+    from sklearn.svm import LinearSVC
+
+    y = np.zeros(X.shape[0])
+    y[pos] = 1
+    model = LinearSVC(class_weight="balanced", max_iter=10_000, tol=1e-6, C=0.01)
+    model.fit(X, y)
+    return model.decision_function(X)
+
+
+def metrics(scores: np.ndarray, seed: np.ndarray, relevant: np.ndarray, n_rel: int) -> tuple[float, float]:
+    scores = scores.astype(np.float64).copy()
+    scores[seed] = -np.inf
+    top = np.argsort(-scores, kind="stable")[:K]
+    gains = relevant[top].astype(np.float64)
+    discounts = 1.0 / np.log2(np.arange(2, K + 2))
+    ideal = discounts[:min(K, n_rel)].sum()
+    return float(gains.mean()), float((gains * discounts).sum() / ideal)
+
+
+def evaluate(corpus, emb: np.ndarray, seeds: list[int], trials: int, rng) -> dict:
+    n = len(corpus.ids)
+    members: dict[str, list[int]] = {}
+    for i, labels in enumerate(corpus.labels):
+        for k in labels:
+            members.setdefault(k, []).append(i)
+    keywords = sorted(k for k, v in members.items() if MIN_PAPERS <= len(v) <= MAX_SHARE * n)
+    X_asl = arxiv_sanity_lite(corpus.texts)
+    full = build_features(corpus.ids, corpus.texts, corpus.ids, emb)
+    lexical = build_features(corpus.ids, corpus.texts)
+    none = np.zeros(0, dtype=np.int64)
+    models = {
+        "arxiv-sanity-lite": lambda s: svm_baseline(X_asl, s),
+        "paperscope tfidf": lambda s: rank(lexical, s, none).scores,
+        "paperscope": lambda s: rank(full, s, none).scores,
+        "embeddings only": lambda s: svm_scores(emb, s, none, C=EMBEDDING_C)[0],
+    }
+    out = {"papers": n, "keywords": len(keywords), "by_seed": {}}
+    for size in seeds:
+        scores = {m: [] for m in models}
+        elapsed = {m: 0.0 for m in models}
+        for kw in keywords:
+            idx = np.array(members[kw])
+            relevant = np.zeros(n, dtype=bool)
+            relevant[idx] = True
+            for _ in range(trials):
+                seed = np.sort(rng.choice(idx, size, replace=False))
+                for name, model in models.items():
+                    t0 = time.perf_counter()
+                    s = model(seed)
+                    elapsed[name] += time.perf_counter() - t0
+                    scores[name].append(metrics(s, seed, relevant, len(idx) - size))
+        base = np.array(scores["arxiv-sanity-lite"])
+        out["by_seed"][str(size)] = {"users": len(base), "models": _rows(scores, elapsed)}
+        out["by_seed"][str(size)]["feedback"] = feedback(corpus, full, X_asl, members, keywords, size, trials, rng)
+    return out
+
+
+def feedback(corpus, full, X_asl, members, keywords, size, trials, rng) -> dict:
+    """A second round: the user looks at the first 10, tags the relevant ones and marks the
+    others "not relevant"; score the next 10 unseen papers. Compares explicit negatives
+    (paperscope's weight) with treating them as merely untagged, and the baseline retrained on
+    the grown positives."""
+    n = len(corpus.ids)
+    variants = {"arxiv-sanity-lite (positives only)": None, "paperscope, no negatives": 1.0,
+                "paperscope, not-relevant marks": NEGATIVE_WEIGHT}
+    scores = {v: [] for v in variants}
+    for kw in keywords:
+        idx = np.array(members[kw])
+        relevant = np.zeros(n, dtype=bool)
+        relevant[idx] = True
+        for _ in range(trials):
+            seed = np.sort(rng.choice(idx, size, replace=False))
+            first = rank(full, seed, np.zeros(0, dtype=np.int64)).scores
+            first[seed] = -np.inf
+            seen = np.argsort(-first, kind="stable")[:K]
+            pos = np.concatenate([seed, seen[relevant[seen]]])
+            neg = seen[~relevant[seen]]
+            unseen_relevant = relevant.copy()
+            unseen_relevant[seen] = False
+            unseen_relevant[pos] = False
+            for name, weight in variants.items():
+                if weight is None:
+                    s = svm_baseline(X_asl, pos)
+                else:
+                    s = rank(full, pos, neg if weight > 1 else np.zeros(0, dtype=np.int64),
+                             negative_weight=weight).scores
+                s[seen] = -np.inf
+                scores[name].append(metrics(s, pos, unseen_relevant, max(int(unseen_relevant.sum()), 1)))
+    return {name: {"p@10": round(float(np.mean([v[0] for v in vals])), 4),
+                   "ndcg@10": round(float(np.mean([v[1] for v in vals])), 4)} for name, vals in scores.items()}
+
+
+def _rows(scores: dict, elapsed: dict) -> dict:
+    base = np.array(scores["arxiv-sanity-lite"])
+    rows = {}
+    for name, vals in scores.items():
+        a = np.array(vals)
+        delta = a[:, 1] - base[:, 1]
+        rows[name] = {"p@10": round(float(a[:, 0].mean()), 4), "ndcg@10": round(float(a[:, 1].mean()), 4),
+                      "ndcg_delta_vs_baseline": round(float(delta.mean()), 4),
+                      "ndcg_delta_se": round(float(delta.std(ddof=1) / np.sqrt(len(delta))), 4),
+                      "ms_per_user": round(1000 * elapsed[name] / len(vals), 1)}
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--trials", type=int, default=8)
+    ap.add_argument("--seeds", default="5,10")
+    args = ap.parse_args()
+    if not CORPORA.is_dir():
+        sys.exit(f"corpora not found at {CORPORA}")
+    seeds = [int(s) for s in args.seeds.split(",")]
+    rng = np.random.default_rng(2024)
+    report = {"benchmark": "recommend_quality", "trials": args.trials, "seeds": seeds,
+              "min_papers": MIN_PAPERS, "max_share": MAX_SHARE, "machine": platform.platform(),
+              "corpora": {}}
+    for corpus in load_all():
+        emb, source = embed(corpus.texts)
+        print(f"{corpus.name}: {len(corpus.ids)} papers, embeddings from {source}", file=sys.stderr)
+        report["corpora"][corpus.name] = evaluate(corpus, emb, seeds, args.trials, rng)
+    report["mean"] = _mean(report)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "recommend_quality.json").write_text(json.dumps(report, indent=2) + "\n")
+    _print(report)
+
+
+def _mean(report: dict) -> dict:
+    out: dict = {}
+    for corpus in report["corpora"].values():
+        for size, block in corpus["by_seed"].items():
+            for name, row in block["models"].items():
+                acc = out.setdefault(size, {}).setdefault(name, {"p@10": [], "ndcg@10": []})
+                acc["p@10"].append(row["p@10"])
+                acc["ndcg@10"].append(row["ndcg@10"])
+    return {size: {name: {k: round(float(np.mean(v)), 4) for k, v in row.items()} for name, row in models.items()}
+            for size, models in out.items()}
+
+
+def _print(report: dict) -> None:
+    print("| corpus | seed | model | P@10 | nDCG@10 | ΔnDCG vs baseline | ms/user |")
+    print("|---|---|---|---|---|---|---|")
+    for cname, corpus in report["corpora"].items():
+        for size, block in corpus["by_seed"].items():
+            for name, r in block["models"].items():
+                print(f"| {cname} ({corpus['keywords']} kw) | {size} | {name} | {r['p@10']:.3f} | "
+                      f"{r['ndcg@10']:.3f} | {r['ndcg_delta_vs_baseline']:+.3f} ± {r['ndcg_delta_se']:.3f} | "
+                      f"{r['ms_per_user']} |")
+    for size, models in report["mean"].items():
+        for name, r in models.items():
+            print(f"| mean of 3 | {size} | {name} | {r['p@10']:.3f} | {r['ndcg@10']:.3f} | | |")
+    print("\nsecond round (first 10 judged: relevant tagged, the rest marked not relevant); next 10:")
+    print("| corpus | seed | model | P@10 | nDCG@10 |")
+    print("|---|---|---|---|---|")
+    for cname, corpus in report["corpora"].items():
+        for size, block in corpus["by_seed"].items():
+            for name, r in block["feedback"].items():
+                print(f"| {cname} | {size} | {name} | {r['p@10']:.3f} | {r['ndcg@10']:.3f} |")
+
+
+if __name__ == "__main__":
+    main()

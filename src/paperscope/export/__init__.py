@@ -1,0 +1,40 @@
+"""Export papers as reading lists and bibliographies, and import a user's own library.
+
+`render(fmt, papers, keys)` turns paper dicts (with user fields) into text; citation keys come
+from `entry.assign_keys` over the whole library so they are stable across exports.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import InputError
+from . import bibtex, csljson, markdown, ris, tables
+from .entry import assign_keys
+
+FORMATS = {
+    "bibtex": ("bib", bibtex.render),
+    "ris": ("ris", ris.render),
+    "csljson": ("json", csljson.render),
+    "csv": ("csv", tables.render_csv),
+    "jsonl": ("jsonl", tables.render_jsonl),
+    "markdown": ("md", markdown.render),
+}
+ALIASES = {"bib": "bibtex", "csl": "csljson", "csl-json": "csljson", "md": "markdown", "json": "csljson"}
+
+
+def normalise_format(fmt: str) -> str:
+    name = ALIASES.get(fmt.lower(), fmt.lower())
+    if name not in FORMATS:
+        raise InputError(f"unknown export format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    return name
+
+
+def render(fmt: str, papers: list[dict[str, Any]], keys: dict[str, str], *, title: str | None = None) -> str:
+    name = normalise_format(fmt)
+    renderer = FORMATS[name][1]
+    if name == "markdown" and title:
+        return markdown.render(papers, keys, title=title)
+    return renderer(papers, keys)
+
+
+__all__ = ["FORMATS", "assign_keys", "normalise_format", "render"]
