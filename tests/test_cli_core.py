@@ -48,6 +48,8 @@ def test_show_json_and_unknown_id(cli_db):
     shown = json.loads(run("show", first["id"], "--json", db=cli_db).stdout)
     assert shown["id"] == first["id"] and shown["abstract"] == first["abstract"]
     assert "label" in shown
+    by_prefix = json.loads(run("show", first["id"][:8], "--json", db=cli_db).stdout)
+    assert by_prefix["id"] == first["id"]
     proc = run("show", "doesnotexist", db=cli_db, check=False)
     assert proc.returncode == 1 and "no paper" in proc.stderr
 

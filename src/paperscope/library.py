@@ -107,7 +107,18 @@ class Library:
         return [{**p.to_dict(), **marks[p.id]} for p in found]
 
     def paper(self, paper_id: str) -> dict[str, Any] | None:
+        """One paper by id or by a unique id prefix of at least 4 characters (None if unknown;
+        InputError if the prefix is ambiguous)."""
         found = self.store.papers(ids=[paper_id])
+        if not found and len(paper_id) >= 4:
+            from .userdata import resolve_id
+
+            try:
+                found = self.store.papers(ids=[resolve_id(self.store, paper_id)])
+            except InputError as exc:
+                if "ambiguous" in str(exc):
+                    raise
+                return None
         return self._decorate(found[0]) if found else None
 
     def paper_objects(self, ids: list[str]) -> list[Paper]:
