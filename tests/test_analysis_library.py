@@ -1,0 +1,109 @@
+"""Topics, map and compare through the `Library` facade on the sample lists (real store, real
+embeddings): full coverage, caching in the library file, new papers placed without a refit."""
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import numpy as np
+import pytest
+
+from paperscope.library import Library
+
+REQUIRED = {"id", "label", "size", "papers"}
+
+
+def copy_library(samples_lib, path) -> Library:
+    """A private copy of the shared samples library (which is read-only for tests)."""
+    src = sqlite3.connect(samples_lib.path)
+    dst = sqlite3.connect(path)
+    src.backup(dst)
+    src.close()
+    dst.close()
+    return Library.open(path)
+
+
+@pytest.fixture()
+def analysis_lib(samples_lib, tmp_path):
+    lib = copy_library(samples_lib, tmp_path / "copy.db")
+    yield lib
+    lib.close()
+
+
+def run_row(lib, kind, scope_like):
+    return lib.store.conn.execute(
+        "SELECT id, input_hash, model FROM analysis_runs WHERE kind = ? AND scope LIKE ?",
+        (kind, scope_like)).fetchone()
+
+
+def test_topics_cover_every_paper_and_are_stored_for_reuse(analysis_lib):
+    lib = analysis_lib
+    topics = lib.topics()
+    all_ids = {p["id"] for p in lib.papers()}
+    assert all(REQUIRED <= set(t) for t in topics)
+    assert sorted(pid for t in topics for pid in t["papers"]) == sorted(all_ids)  # 0 % unassigned
+    assert all(t["label"] and t["size"] == len(t["papers"]) for t in topics)
+    first = run_row(lib, "topics", "venue=|year=")
+    assert lib.topics() == topics
+    assert run_row(lib, "topics", "venue=|year=") == first  # served from the library, no refit
+
+
+def test_a_new_paper_joins_the_topic_of_its_closest_paper_without_refit(analysis_lib, tmp_path):
+    lib = analysis_lib
+    before = lib.topics(venue="ICML")
+    map_before = {p["id"]: (p["x"], p["y"]) for p in lib.map_points(venue="ICML")}
+    run_before = run_row(lib, "topics", "venue=icml|year=")
+    source = before[0]["papers"][0]  # the most typical paper of the largest topic
+    abstract = lib.paper(source)["abstract"]
+    new_list = tmp_path / "extra.txt"
+    new_list.write_text("ICML 2024 论文列表\n\nIn a follow-up study we revisit this question. "
+                        + abstract + "\n", encoding="utf-8")
+    lib.ingest([new_list])
+    after = lib.topics(venue="ICML")
+    new_ids = {p["id"] for p in lib.papers(venue="ICML")} - {pid for t in before for pid in t["papers"]}
+    assert len(new_ids) == 1
+    new_id = new_ids.pop()
+    home = next(t for t in after if new_id in t["papers"])
+    assert source in home["papers"]
+    assert [t["label"] for t in after] == [t["label"] for t in before]  # same topics, not refitted
+    assert run_row(lib, "topics", "venue=icml|year=")[2] == run_before[2]
+    fitted = lib.store.conn.execute("SELECT fitted FROM analysis_points WHERE paper_id = ?", (new_id,)).fetchall()
+    assert fitted and all(f[0] == 0 for f in fitted)
+    # on the map: old papers stay where they were, the new one lands next to its source
+    map_after = {p["id"]: (p["x"], p["y"]) for p in lib.map_points(venue="ICML")}
+    assert {k: v for k, v in map_after.items() if k != new_id} == map_before
+    xy = np.array(list(map_before.values()))
+    gap = np.linalg.norm(np.array(map_after[new_id]) - np.array(map_before[source]))
+    typical = np.median(np.linalg.norm(xy - xy.mean(axis=0), axis=1))
+    assert gap < 0.25 * typical
+
+
+def test_topics_of_an_id_set_do_not_depend_on_its_order(analysis_lib):
+    ids = [p["id"] for p in analysis_lib.papers(venue="ICLR")]
+    forward = analysis_lib.topics(ids=ids, level="fine")
+    backward = analysis_lib.topics(ids=list(reversed(ids)), level="fine")
+    assert json.dumps(forward) == json.dumps(backward)
+    assert sum(t["size"] for t in forward) == len(ids)
+
+
+def test_map_points_match_topics_and_are_stable(analysis_lib):
+    points = analysis_lib.map_points(venue="ICML")
+    topics = analysis_lib.topics(venue="ICML")
+    topic_of = {pid: t["id"] for t in topics for pid in t["papers"]}
+    assert len(points) == len(topic_of)
+    assert all(topic_of[p["id"]] == p["topic"] for p in points)
+    xy = np.array([[p["x"], p["y"]] for p in points])
+    assert np.isfinite(xy).all() and xy.std(axis=0).min() > 0.05  # a real spread, not a dot
+    assert analysis_lib.map_points(venue="ICML") == points
+
+
+def test_compare_two_venues(analysis_lib):
+    out = analysis_lib.compare("ICML 2024", "ICLR 2024")
+    assert (out["a"]["papers"], out["b"]["papers"]) == (57, 38)
+    assert abs(sum(t["a_share"] for t in out["topics"]) - 1) < 0.01
+    assert abs(sum(t["b_share"] for t in out["topics"]) - 1) < 0.01
+    assert all(t["a"] + t["b"] == t["size"] for t in out["topics"])  # no paper in both
+    assert out["distinctive"]["ICML 2024"] and out["distinctive"]["ICLR 2024"]
+    assert sum(out["paper_types"]["ICML 2024"].values()) == 57
+    with pytest.raises(Exception, match="no papers"):
+        analysis_lib.compare("ICML 2024", "NeurIPS 1999")
