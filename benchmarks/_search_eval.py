@@ -1,0 +1,116 @@
+"""Known-item evaluation shared by search_tune.py and search_quality.py.
+
+For every paper of a title-less library, the query is its real title and the target is the
+paper itself. We compute, once per query, the full BM25F score vector and the full cosine
+vector (the same functions the product uses), then score any fusion of them offline.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+import _search_data as data
+
+
+@dataclass
+class Run:
+    """Per query: BM25F scores and cosines over all papers (lexical-index order), target."""
+
+    name: str
+    bm25: list[np.ndarray]
+    cosine: list[np.ndarray]
+    target: np.ndarray  # lexical position of each query's paper
+    queries: list[str]
+    abstracts: list[str]  # lexical-index order, for the substring baseline
+
+
+def collect(name: str, records: list[dict]) -> Run:
+    from paperscope.search import hybrid, semantic
+
+    lib = data.library(name, records, titles=False)
+    index = hybrid.lexical_index(lib)
+    vec = semantic.vector_index(lib)
+    rows = vec.positions(index.rowids)
+    assert (rows >= 0).all(), "every paper needs a vector"
+    matrix = vec.matrix[rows]
+    pos_of = {int(r): i for i, r in enumerate(index.rowids)}
+    rowid_of = dict(lib.store.conn.execute("SELECT id, rowid FROM papers"))
+    queries, targets = [], []
+    for r in records:
+        pid = data.paper_id(lib, r)
+        if pid is None or not r["title"]:
+            continue
+        queries.append(r["title"])
+        targets.append(pos_of[rowid_of[pid]])
+    qs = [hybrid.prepare(t) for t in queries]
+    t0 = time.time()
+    qvecs = semantic.embed_texts([q.text for q in qs])
+    bm25 = []
+    for q in qs:
+        groups, _ = hybrid.query_groups(lib, index, q)
+        bm25.append(index.scores(groups))
+    cos = [matrix @ v for v in qvecs]
+    abstracts = dict(lib.store.conn.execute("SELECT rowid, abstract FROM papers"))
+    print(f"  {name}: {len(qs)} queries over {index.size} papers ({time.time() - t0:.1f}s)", flush=True)
+    lib.close()
+    return Run(name, bm25, cos, np.array(targets), queries, [abstracts[int(r)] for r in index.rowids])
+
+
+def rank_of(scores: np.ndarray, target: int) -> int:
+    """1-based rank of the target; a tie places it in the middle of its tied group."""
+    s = scores[target]
+    return int((scores > s).sum()) + 1 + int(((scores == s).sum() - 1) // 2)
+
+
+def metrics(ranks: list[int]) -> dict:
+    r = np.asarray(ranks)
+    return {"mrr@10": round(float(np.mean(np.where(r <= 10, 1.0 / r, 0.0))), 4),
+            "recall@1": round(float(np.mean(r == 1)), 4),
+            "recall@10": round(float(np.mean(r <= 10)), 4), "queries": len(r)}
+
+
+def fused_scores(bm25: np.ndarray, cos: np.ndarray, params) -> np.ndarray:
+    """The product's fusion (search/fusion.py) over its candidate pool; others score -inf."""
+    from paperscope.search import fusion
+
+    pool = fusion.POOL
+    lex_top = _top(bm25, pool)
+    lex_top = lex_top[bm25[lex_top] > 0]
+    sem_top = _top(cos, pool)
+    cand = np.unique(np.concatenate([lex_top, sem_top]))
+    lex_stats = fusion.Stats.of(bm25[lex_top]) if len(lex_top) else fusion.Stats(0.0, 1.0)
+    sem_stats = fusion.Stats.of(cos[sem_top])
+    out = np.full(len(bm25), -np.inf)
+    out[cand] = fusion.fuse(bm25[cand], cos[cand], fusion.ranks_in(cand, lex_top),
+                            fusion.ranks_in(cand, sem_top), lex_stats, sem_stats, params)
+    return out
+
+
+def _top(scores: np.ndarray, k: int) -> np.ndarray:
+    k = min(k, len(scores))
+    part = np.argpartition(-scores, k - 1)[:k]
+    return part[np.lexsort((part, -scores[part]))]
+
+
+def evaluate(run: Run, params) -> dict:
+    return metrics([rank_of(fused_scores(b, c, params), t) for b, c, t in zip(run.bm25, run.cosine, run.target)])
+
+
+def single(run: Run, side: str) -> dict:
+    vals = run.bm25 if side == "lexical" else run.cosine
+    return metrics([rank_of(v, t) for v, t in zip(vals, run.target)])
+
+
+def substring_baseline(run: Run) -> dict:
+    """arxiv-sanity-lite-style search, as its serve.py scores the abstract: the query is split
+    on spaces and lowercased; each piece adds its substring count in the lowercased abstract,
+    at most 3. No stemming, no idf. (Title and author bonuses do not apply: titles are hidden.)"""
+    texts = [a.lower() for a in run.abstracts]
+    ranks = []
+    for query, target in zip(run.queries, run.target):
+        pieces = query.lower().split()
+        score = np.array([sum(min(3, t.count(p)) for p in pieces) for t in texts], dtype=float)
+        ranks.append(rank_of(score, int(target)))
+    return metrics(ranks)

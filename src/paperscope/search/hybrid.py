@@ -1,0 +1,242 @@
+"""Search: parse the query, rank lexically (BM25F) and semantically (cosine), fuse, and
+dress each hit as paper JSON with a score, a highlighted snippet and, on request, the reasons.
+
+    search(lib, "flow matching venue:ICML -image", mode="hybrid", explain=True)
+"""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..model import latex_to_plain
+from . import filters, fusion, lexical, semantic, snippets, tokens
+from .query import Query, parse
+
+MODES = ("hybrid", "lexical", "semantic")
+_EMBEDDING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperscope-query")
+LEXICAL_KEY = "search.lexical"
+
+
+@dataclass
+class Ranking:
+    """Ranked lexical positions with every score the explanation needs."""
+
+    positions: np.ndarray
+    scores: np.ndarray
+    bm25: np.ndarray
+    cosine: np.ndarray
+    lex_rank: np.ndarray
+    sem_rank: np.ndarray
+    terms: dict[str, int] = field(default_factory=dict)  # query term -> id (found in the library)
+
+
+def lexical_index(lib) -> lexical.LexicalIndex:
+    index = lib._cache.get(LEXICAL_KEY)
+    if index is None:
+        index = lexical.load(lib.store)
+        lib._cache[LEXICAL_KEY] = index
+    return index
+
+
+def prepare(query: str, venue: str | None = None, year: int | str | None = None) -> Query:
+    raw = str(query or "")
+    if "\\" in raw or "$" in raw:  # a title pasted with its LaTeX
+        raw = latex_to_plain(raw)
+    q = parse(raw)
+    if venue:
+        q.venues.append(str(venue))
+    if year:
+        from .query import parse_years
+
+        years = parse_years(str(year))
+        if years is None:
+            raise ValueError(f"bad year {year!r}: use 2024, 2020..2024 or >=2020")
+        q.years = years if q.years is None else (max(years[0], q.years[0]), min(years[1], q.years[1]))
+    return q
+
+
+def query_groups(lib, index: lexical.LexicalIndex, q: Query) -> tuple[list[tuple[list[int], float]], dict[str, int]]:
+    """Weighted term-id groups for BM25F: words and phrase words (a repeated term counts
+    once per repeat), prefixes expanded over the library's vocabulary."""
+    words = [t for w in q.words + q.phrases for t in tokens.terms(w)]
+    ids = lexical.term_ids(lib.store.conn, index, words)
+    counts: dict[int, int] = {}
+    for w in words:
+        if w in ids:
+            counts[ids[w]] = counts.get(ids[w], 0) + 1
+    groups: list[tuple[list[int], float]] = [([t], float(c)) for t, c in counts.items()]
+    for p in q.prefixes:
+        folded = tokens.fold(p).strip()
+        expanded = set(lexical.prefix_ids(lib.store.conn, index, folded))
+        stemmed = tokens.stem(folded)
+        if stemmed != folded:
+            expanded |= set(lexical.prefix_ids(lib.store.conn, index, stemmed))
+        if expanded:
+            groups.append((sorted(expanded), 1.0))
+    return groups, ids
+
+
+def rank(lib, q: Query, *, mode: str = "hybrid", limit: int = 20,
+         params: fusion.FusionParams = fusion.DEFAULT) -> Ranking:
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}: use {', '.join(MODES)}")
+    index = lexical_index(lib)
+    n = index.size
+    empty = np.zeros(0)
+    if n == 0 or limit <= 0:
+        return Ranking(np.zeros(0, np.int64), empty, empty, empty, np.zeros(0, np.int64), np.zeros(0, np.int64))
+    allowed = filters.allowed_mask(lib, index, q)
+    if not q.has_text:  # filters only: list order
+        pos = np.arange(n) if allowed is None else np.flatnonzero(allowed)
+        pos = _list_order(lib, index, pos)[:limit]
+        z = np.zeros(len(pos))
+        return Ranking(pos, z, z, np.full(len(pos), np.nan), np.zeros(len(pos), np.int64), np.zeros(len(pos), np.int64))
+    vec_index = semantic.vector_index(lib) if mode != "lexical" else None
+    if mode == "semantic" and not (vec_index and vec_index.size):
+        raise ValueError("this library has no embeddings yet: run `paperscope ingest` again "
+                         "with embedding on, or search with --mode lexical")
+    # The query is embedded on a worker thread (onnxruntime releases the GIL) while BM25F runs.
+    pending = _EMBEDDING.submit(semantic.embed_texts, [q.text]) if vec_index is not None and vec_index.size else None
+    groups, ids = query_groups(lib, index, q)
+    pool = max(fusion.POOL, limit)
+    bm25_all = index.scores(groups) if groups else np.zeros(n, np.float32)
+    if allowed is not None:
+        bm25_all = np.where(allowed, bm25_all, -1.0)
+    lex_top = _top(bm25_all, pool) if mode != "semantic" else np.zeros(0, np.int64)
+    lex_top = lex_top[bm25_all[lex_top] > 0]
+    sem_top = np.zeros(0, np.int64)
+    qvec = None
+    if pending is not None:
+        qvec = pending.result()[0]
+        vec_allowed = None
+        if allowed is not None:
+            vec_allowed = np.zeros(vec_index.size, dtype=bool)
+            vpos = _vector_rows(lib, index, vec_index)
+            vec_allowed[vpos[(vpos >= 0) & allowed]] = True
+        rows, _ = vec_index.top(qvec, pool, vec_allowed)
+        sem_top = index.positions(vec_index.rowids[rows])
+        sem_top = sem_top[sem_top >= 0]
+    if mode == "lexical":
+        cand = lex_top
+    elif mode == "semantic":
+        cand = sem_top
+    else:
+        cand = np.unique(np.concatenate([lex_top, sem_top])).astype(np.int64)
+    bm25 = np.maximum(bm25_all[cand], 0.0) if len(cand) else np.zeros(0)
+    cosine = _cosines(vec_index, qvec, index.rowids[cand]) if qvec is not None else np.full(len(cand), np.nan)
+    lex_rank = fusion.ranks_in(cand, lex_top)
+    sem_rank = fusion.ranks_in(cand, sem_top)
+    if mode == "lexical":
+        scores = bm25.astype(np.float64)
+    elif mode == "semantic":
+        scores = np.nan_to_num(cosine, nan=-1.0).astype(np.float64)
+    else:
+        lex_stats = fusion.Stats.of(bm25_all[lex_top]) if len(lex_top) else fusion.Stats(0.0, 1.0)
+        sem_stats = fusion.Stats.of(_cosines(vec_index, qvec, index.rowids[sem_top])) if len(sem_top) else fusion.Stats(0.0, 1.0)
+        scores = fusion.fuse(bm25, cosine, lex_rank, sem_rank, lex_stats, sem_stats, params)
+    order = np.lexsort((cand, -scores))[:limit]
+    return Ranking(cand[order], scores[order], bm25[order], cosine[order], lex_rank[order],
+                   sem_rank[order], ids)
+
+
+def _vector_rows(lib, index: lexical.LexicalIndex, vec_index) -> np.ndarray:
+    """Vector row of each lexical position (-1 without a vector), cached per loaded pair."""
+    key = ("search.vector_rows", id(index), id(vec_index))
+    rows = lib._cache.get(key)
+    if rows is None:
+        rows = vec_index.positions(index.rowids)
+        lib._cache[key] = rows
+    return rows
+
+
+def _top(scores: np.ndarray, k: int) -> np.ndarray:
+    return semantic._top_k(scores, k)
+
+
+def _cosines(vec_index, qvec, rowids: np.ndarray) -> np.ndarray:
+    out = np.full(len(rowids), np.nan)
+    if vec_index is None or qvec is None or not len(rowids):
+        return out
+    rows = vec_index.positions(rowids)
+    ok = rows >= 0
+    out[ok] = vec_index.matrix[rows[ok]] @ qvec
+    return out
+
+
+def _list_order(lib, index: lexical.LexicalIndex, pos: np.ndarray) -> np.ndarray:
+    """Positions in the library's list order (collection, position in list)."""
+    if not len(pos):
+        return pos
+    order = lib._cache.get("search.list_order")
+    if order is None or len(order) != index.size:
+        rows = lib.store.conn.execute(
+            "SELECT p.rowid, (SELECT MIN(m.collection_id * 1000000 + m.position) FROM memberships m "
+            "WHERE m.paper_id = p.id) FROM papers p").fetchall()
+        key = {r[0]: (r[1] if r[1] is not None else 1 << 62) for r in rows}
+        order = np.array([key.get(int(r), 1 << 62) for r in index.rowids], dtype=np.int64)
+        lib._cache["search.list_order"] = order
+    return pos[np.lexsort((pos, order[pos]))]
+
+
+# --------------------------------------------------------------------------- public
+
+
+def search(lib, query: str, *, limit: int = 20, mode: str = "hybrid", venue: str | None = None,
+           year: int | str | None = None, explain: bool = False) -> list[dict]:
+    """Ranked papers as JSON dicts: paper fields + `rank`, `score`, `snippet` (text +
+    highlight offsets) and, with `explain`, why it matched."""
+    q = prepare(query, venue, year)
+    limit = max(0, min(int(limit), 10_000))
+    with semantic.single_threaded_blas():
+        ranking = rank(lib, q, mode=mode, limit=limit)
+    index = lexical_index(lib)
+    rowids = [int(r) for r in index.rowids[ranking.positions]]
+    by_rowid = _papers_by_rowid(lib, rowids)
+    out = []
+    for i, rowid in enumerate(rowids):
+        paper = by_rowid.get(rowid)
+        if paper is None:  # removed since the index was loaded
+            continue
+        paper["rank"] = len(out) + 1
+        paper["score"] = round(float(ranking.scores[i]), 6)
+        paper["snippet"] = snippets.snippet(paper, q)
+        if explain:
+            paper["explain"] = _explain(paper, q, ranking, i, mode)
+        out.append(paper)
+    return out
+
+
+def _papers_by_rowid(lib, rowids: list[int]) -> dict[int, dict]:
+    if not rowids:
+        return {}
+    marks = ",".join("?" for _ in rowids)
+    id_of = dict(lib.store.conn.execute(f"SELECT rowid, id FROM papers WHERE rowid IN ({marks})", rowids))
+    papers = {p["id"]: p for p in lib.papers(ids=list(id_of.values()))}
+    return {r: papers[i] for r, i in id_of.items() if i in papers}
+
+
+def _explain(paper: dict, q: Query, ranking: Ranking, i: int, mode: str) -> dict:
+    matched = snippets.matched_fields(paper, q)
+    out = {
+        "mode": mode,
+        "matched_terms": sorted({t for terms in matched.values() for t in terms}),
+        "matched_fields": {f: sorted(ts) for f, ts in matched.items()},
+        "bm25": _num(ranking.bm25[i]),
+        "cosine": _num(ranking.cosine[i]),
+        "lexical_rank": int(ranking.lex_rank[i]) or None,
+        "semantic_rank": int(ranking.sem_rank[i]) or None,
+        "fused_score": _num(ranking.scores[i]) if mode == "hybrid" else None,
+        "query": q.to_dict(),
+    }
+    if mode == "hybrid":
+        p = fusion.DEFAULT
+        out["fusion"] = {"method": p.method, "lexical_weight": p.lexical_weight,
+                         "semantic_weight": p.semantic_weight, "pool": fusion.POOL}
+    return out
+
+
+def _num(x) -> float | None:
+    x = float(x)
+    return None if np.isnan(x) else round(x, 6)

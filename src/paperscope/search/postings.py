@@ -1,0 +1,100 @@
+"""Per-paper postings: the term counts of each indexed field, stored in `paper_terms` so
+that only new or changed papers are ever tokenised again."""
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Callable, Sequence
+
+import numpy as np
+
+from . import tokens
+
+FIELDS = tokens.FIELDS  # title, label, abstract, authors, keywords (field ids 0..4)
+BATCH = 1000
+
+
+def paper_fields(title: str | None, label: str | None, abstract: str | None,
+                 authors_json: str | None, keywords_json: str | None) -> list[str]:
+    """The five indexed texts of a paper (label only when it adds something to the title)."""
+    label_text = label if label and label != title else ""
+    return [title or "", label_text, abstract or "", "; ".join(_json_list(authors_json)),
+            "; ".join(_json_list(keywords_json))]
+
+
+def _json_list(raw: str | None) -> list[str]:
+    try:
+        value = json.loads(raw or "[]")
+    except ValueError:
+        return []
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def postings(fields: Sequence[str]) -> tuple[np.ndarray, dict[tuple[str, int], int]]:
+    """(field lengths, {(term, field): count}) of one paper."""
+    lengths = np.zeros(len(FIELDS), dtype=np.uint16)
+    counts: dict[tuple[str, int], int] = {}
+    for f, text in enumerate(fields):
+        words = tokens.terms(text)
+        lengths[f] = min(len(words), 65535)
+        for w in words:
+            counts[(w, f)] = counts.get((w, f), 0) + 1
+    return lengths, counts
+
+
+def pack(counts: dict[tuple[str, int], int], vocab: dict[str, int]) -> bytes:
+    """uint32 (term id << 3 | field) sorted, then their uint16 counts."""
+    keys = np.fromiter(((vocab[t] << 3) | f for (t, f) in counts), dtype=np.uint32, count=len(counts))
+    vals = np.fromiter((min(c, 65535) for c in counts.values()), dtype=np.uint16, count=len(counts))
+    order = np.argsort(keys)
+    return keys[order].tobytes() + vals[order].tobytes()
+
+
+def unpack(blob: bytes) -> tuple[np.ndarray, np.ndarray]:
+    k = len(blob) // 6
+    return (np.frombuffer(blob, dtype=np.uint32, count=k),
+            np.frombuffer(blob, dtype=np.uint16, count=k, offset=4 * k))
+
+
+def stale_rows(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+    """Papers without current postings (new, changed, or made by an older tokenizer)."""
+    return conn.execute(
+        "SELECT p.rowid AS rowid, p.title, p.label, p.abstract, p.authors, p.keywords FROM papers p "
+        "LEFT JOIN paper_terms t ON t.paper_rowid = p.rowid "
+        "WHERE t.paper_rowid IS NULL OR t.tokenizer != ? ORDER BY p.rowid",
+        (tokens.VERSION,)).fetchall()
+
+
+def row_postings(row: sqlite3.Row) -> tuple[np.ndarray, dict[tuple[str, int], int]]:
+    return postings(paper_fields(row["title"], row["label"], row["abstract"], row["authors"],
+                                 row["keywords"]))
+
+
+def index_missing(store, progress: Callable[[str, int, int], None] | None = None) -> int:
+    """Compute and store postings for papers that have none; one transaction per batch.
+    Returns how many papers were indexed."""
+    rows = stale_rows(store.conn)
+    total = len(rows)
+    if not total:
+        return 0
+    vocab = dict(store.conn.execute("SELECT term, id FROM search_terms"))
+    for start in range(0, total, BATCH):
+        chunk = rows[start:start + BATCH]
+        made = [(r["rowid"], *row_postings(r)) for r in chunk]
+        with store.transaction() as conn:
+            new_terms = sorted({t for _, _, c in made for (t, _) in c if t not in vocab})
+            if new_terms:
+                conn.executemany("INSERT OR IGNORE INTO search_terms(term) VALUES (?)",
+                                 [(t,) for t in new_terms])
+                for i in range(0, len(new_terms), 500):
+                    part = new_terms[i:i + 500]
+                    marks = ",".join("?" for _ in part)
+                    vocab.update(conn.execute(
+                        f"SELECT term, id FROM search_terms WHERE term IN ({marks})", part))
+            conn.executemany(
+                "INSERT OR REPLACE INTO paper_terms(paper_rowid, tokenizer, lengths, postings) "
+                "VALUES (?, ?, ?, ?)",
+                [(rowid, tokens.VERSION, lengths.tobytes(), pack(c, vocab)) for rowid, lengths, c in made])
+        if progress:
+            progress("index", min(start + BATCH, total), total)
+    return total

@@ -1,0 +1,148 @@
+"""Lexical tokens for ML text: one function shared by the index, the query parser and the
+snippet highlighter, so a query term matches exactly what the index stored.
+
+- Case, diacritics and unicode variants fold (NFKC, casefold, combining marks dropped).
+- Words are runs of letters/digits; Snowball (Porter2) stems them.
+- Hyphenated or slashed compounds also index their joined form, so "pre-training",
+  "pretraining" and "pre training" meet, and a method name such as "LoRA-GA" or "GPT-4"
+  matches as a whole ("loraga", "gpt4") as well as by its parts.
+- Very common English function words are dropped (their BM25 weight is ~0 anyway and they
+  would dominate the postings).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+VERSION = "t1"  # bump when tokens change: stored postings are rebuilt
+
+# Letters/digits runs, optionally chained by a single hyphen/slash/dot-free joiner.
+_WORD = re.compile(r"[^\W_]+(?:[-‐‑/][^\W_]+)*")
+_PART = re.compile(r"[^\W_]+")
+
+STOPWORDS = frozenset("""
+a an and are as at be been but by can could do does for from had has have how if in into is it
+its itself may might more most no nor not of on or our ours out over own same should so some
+such than that the their theirs them then there these they this those through to too under up
+very was we were what when where which while who whom why will with would you your via also both
+each other any all only just do did done being here further once off again against between
+""".split())
+
+FIELDS = ("title", "label", "abstract", "authors", "keywords")
+MAX_TERM = 40  # longer "words" (hashes, URLs squeezed together) are not terms
+
+
+@lru_cache(maxsize=1)
+def _drop_combining() -> dict[int, None]:
+    return {cp: None for cp in range(0x300, 0x10000) if unicodedata.combining(chr(cp))}
+
+
+def fold(text: str) -> str:
+    """Case/diacritics/compatibility folding, offsets not preserved."""
+    if text.isascii():
+        return text.lower()
+    return unicodedata.normalize("NFKD", text).casefold().translate(_drop_combining())
+
+
+@lru_cache(maxsize=1)
+def _stemmer():
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+_stem_cache: dict[str, str] = {}
+
+
+def stem(word: str) -> str:
+    """Stem one folded word (cached; the vocabulary of a library is small)."""
+    out = _stem_cache.get(word)
+    if out is None:
+        out = _stemmer().stemWord(word) if word.isalpha() else word
+        if len(_stem_cache) < 500_000:
+            _stem_cache[word] = out
+    return out
+
+
+def _fold_char_map(text: str) -> tuple[str, list[int] | range]:
+    """Folded text plus, for each folded character, the offset of its source character."""
+    if text.isascii():
+        return text.lower(), range(len(text))
+    folded = fold(text)
+    if len(folded) == len(text):  # every character folded to one: offsets unchanged
+        return folded, range(len(text))
+    chars: list[str] = []
+    where: list[int] = []
+    for i, ch in enumerate(text):
+        if ch.isascii():
+            folded = ch.lower()
+        else:
+            folded = "".join(c for c in unicodedata.normalize("NFKD", ch).casefold()
+                             if not unicodedata.combining(c))
+        for c in folded:
+            chars.append(c)
+            where.append(i)
+    return "".join(chars), where
+
+
+def _candidates(words: frozenset[str], prefixes: tuple[str, ...]) -> re.Pattern:
+    """A regex finding every word that might stem to one of `words` or start with a prefix
+    (a stem is a prefix of its word up to its last letter: "studi" <- "study"), plus every
+    compound, whose joined form is checked too."""
+    heads = sorted({w[:-1] if len(w) > 3 else w for w in words} | set(prefixes), key=len, reverse=True)
+    alts = [r"(?<![^\W_])[^\W_]++(?:[-‐‑/][^\W_]++)+"]
+    if heads:
+        alts.append(r"(?<![^\W_])(?:" + "|".join(re.escape(h) for h in heads) + r")[^\W_]*+")
+    return re.compile("|".join(alts))
+
+
+def match_spans(text: str, words: set[str], prefixes: list[str]) -> list[tuple[int, int]]:
+    """(start, end) offsets into `text` of the words whose term is in `words` or starts with
+    one of `prefixes` (folded), found the way the index tokenises: a compound matches by its
+    joined form (the whole compound) or by its parts."""
+    if not text or not (words or prefixes):
+        return []
+    folded, where = _fold_char_map(text)
+    pattern = _candidates(frozenset(words), tuple(sorted(set(prefixes))))
+    n = len(text)
+
+    def hit(word: str) -> bool:
+        if word in STOPWORDS or len(word) > MAX_TERM:
+            return False
+        term = stem(word)
+        return term in words or any(term.startswith(p) or word.startswith(p) for p in prefixes)
+
+    def span(a: int, b: int) -> tuple[int, int]:
+        return where[a], (where[b - 1] + 1 if b - 1 < len(where) else n)
+
+    out = []
+    for m in pattern.finditer(folded):
+        token = m.group(0)
+        parts = list(_PART.finditer(token))
+        if len(parts) > 1:
+            joined = "".join(p.group(0) for p in parts)
+            if stem(joined) in words or any(joined.startswith(p) for p in prefixes):
+                out.append(span(m.start(), m.end()))
+                continue
+            out += [span(m.start() + p.start(), m.start() + p.end()) for p in parts if hit(p.group(0))]
+        elif hit(token):
+            out.append(span(m.start(), m.end()))
+    return out
+
+
+def terms(text: str | None) -> list[str]:
+    """The terms of a text (no offsets): what the index stores and a query looks up."""
+    if not text:
+        return []
+    out: list[str] = []
+    for m in _WORD.finditer(fold(text)):
+        parts = _PART.findall(m.group(0))
+        if len(parts) > 1:
+            joined = "".join(parts)
+            if len(joined) <= MAX_TERM:
+                out.append(stem(joined))
+        for word in parts:
+            if word not in STOPWORDS and len(word) <= MAX_TERM:
+                out.append(stem(word))
+    return out

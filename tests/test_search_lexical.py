@@ -1,0 +1,161 @@
+"""Lexical search semantics on a small hand-made library (no embeddings needed):
+phrases, prefixes, exclusions, filters, field weights, tokenisation, snippets."""
+from __future__ import annotations
+
+import pytest
+
+from search_support import PAPERS, make_library, titles
+
+TITLE = {p["key"]: p["title"] for p in PAPERS}
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    lib, ids = make_library(tmp_path_factory.mktemp("lexical"))
+    yield lib, ids
+    lib.close()
+
+
+def lex(lib, query, **kw):
+    return titles(lib.search(query, mode="lexical", **kw))
+
+
+def test_words_rank_papers_holding_them(small):
+    lib, _ = small
+    found = lex(lib, "diffusion probabilistic")
+    assert found[0] == TITLE["ddpm"]
+
+
+def test_phrase_requires_adjacent_words(small):
+    lib, _ = small
+    # graphmatch has "flow" and "matching" but never "flow matching"
+    assert lex(lib, '"flow matching"') == [TITLE["flow"]]
+    unquoted = lex(lib, "flow matching")
+    assert TITLE["flow"] in unquoted and TITLE["graphmatch"] in unquoted
+    assert unquoted[0] == TITLE["flow"]
+
+
+def test_prefix_matches_word_starts(small):
+    lib, _ = small
+    assert lex(lib, "transduc*") == [TITLE["attention"]]  # "transduction"
+    assert lex(lib, "transduc") == []  # no such word without the star
+    assert TITLE["bert"] in lex(lib, "bidirection*")
+    assert lex(lib, "xyzzy*") == []
+
+
+def test_exclusion_drops_papers_with_the_word(small):
+    lib, _ = small
+    with_gan = lex(lib, "generative")
+    assert TITLE["gan"] in with_gan and TITLE["flow"] in with_gan
+    without = lex(lib, "generative -adversarial")
+    assert TITLE["gan"] not in without and TITLE["flow"] in without
+    assert TITLE["gan"] not in lex(lib, 'generative -"image generation"')
+
+
+@pytest.mark.parametrize("query,expected", [
+    ("venue:ICLR", {"flow", "lora", "bert"}),
+    ("venue:iclr year:2022..2023", {"flow", "lora"}),
+    ("year:>=2022", {"flow", "lora", "bandit", "rl"}),
+    ("status:oral", {"flow", "lora", "attention"}),
+    ("has:code", {"flow", "lora"}),
+    ('author:"Jane Doe"', {"rl"}),
+    ("author:garcia", {"gat"}),  # diacritics fold: García
+    ("venue:NeurIPS status:oral", {"attention"}),
+])
+def test_filters_alone_select_papers(small, query, expected):
+    lib, _ = small
+    got = set(lex(lib, query, limit=50))
+    assert got == {TITLE[k] for k in expected}
+
+
+def test_filters_restrict_ranked_words(small):
+    lib, _ = small
+    assert set(lex(lib, "graph venue:ICML")) == {TITLE["graphmatch"], TITLE["gat"]}
+    assert lex(lib, "graph venue:COLT") == []
+    # the --venue/--year arguments are the same filters
+    assert set(titles(lib.search("attention", mode="lexical", venue="ICML"))) <= {TITLE["graphmatch"], TITLE["gat"]}
+    assert titles(lib.search("models", mode="lexical", year=2014)) == [TITLE["gan"]]
+
+
+def test_title_match_outranks_abstract_match(small):
+    lib, _ = small
+    found = lex(lib, "attention")
+    assert found[0] == TITLE["attention"]  # only its title says it
+    assert TITLE["gat"] in found
+
+
+def test_hyphenated_compounds_meet_their_joined_form(small):
+    lib, _ = small
+    assert TITLE["bert"] in lex(lib, "pretraining")  # abstract says "pre-training"
+    assert TITLE["lora"] in lex(lib, "pre-trained")  # abstract says "pretrained"
+
+
+def test_stemming_and_case(small):
+    lib, _ = small
+    assert lex(lib, "BANDIT")[0] == TITLE["bandit"]
+    assert TITLE["rl"] in lex(lib, "explores")
+
+
+def test_latex_markup_is_not_indexed_but_latex_queries_work(small):
+    lib, _ = small
+    assert lex(lib, "mathcal") == []  # only the LaTeX source says it
+    assert lex(lib, r"$\mathcal{O}(\sqrt{T})$ regret")[0] == TITLE["bandit"]
+
+
+def test_snippet_highlights_point_at_query_words(small):
+    lib, _ = small
+    res = lib.search("normalizing flows simulation", mode="lexical")
+    snip = res[0]["snippet"]
+    assert res[0]["title"] == TITLE["flow"]
+    words = {snip["text"][a:b].lower() for a, b in snip["highlights"]}
+    assert {"normalizing", "flows", "simulation"} <= words
+    for a, b in snip["highlights"]:
+        assert 0 <= a < b <= len(snip["text"])
+
+
+def test_explain_names_terms_fields_and_scores(small):
+    lib, _ = small
+    res = lib.search("attention", mode="lexical", explain=True)
+    top = res[0]["explain"]
+    assert top["matched_fields"] == {"title": ["attention"]}
+    assert top["bm25"] > 0 and top["lexical_rank"] == 1
+    assert top["cosine"] is None  # lexical mode computes no meaning
+
+
+def test_limit_and_rank_fields(small):
+    lib, _ = small
+    res = lib.search("models", mode="lexical", limit=2)
+    assert [r["rank"] for r in res] == [1, 2]
+    assert res[0]["score"] >= res[1]["score"]
+
+
+def test_changed_paper_is_reindexed(tmp_path):
+    lib, ids = make_library(tmp_path)
+    assert lex(lib, "zebrafish") == []
+    with lib.store.transaction():
+        lib.store.update_paper(ids["gan"], {"abstract": PAPERS[3]["abstract"] + " Zebrafish too."})
+    lib.refresh_derived(embed=False)
+    assert lex(lib, "zebrafish") == [TITLE["gan"]]
+    lib.remove_collection("NeurIPS 2014")
+    assert lex(lib, "zebrafish") == []
+    lib.close()
+
+
+def test_read_only_library_searches_papers_not_yet_indexed(tmp_path):
+    from paperscope.library import Library
+
+    lib, ids = make_library(tmp_path)
+    with lib.store.transaction():  # as if an older version had written the paper
+        lib.store.conn.execute("DELETE FROM paper_terms")
+    lib.close()
+    ro = Library.open(tmp_path / "lib.db", readonly=True)
+    assert lex(ro, "curiosity")[0] == TITLE["rl"]
+    ro.close()
+
+
+def test_unknown_filter_values_are_reported_not_applied(small):
+    lib, _ = small
+    res = lib.search("graph has:nothing year:soon", mode="lexical", explain=True)
+    assert set(titles(res)) == set(lex(lib, "graph"))
+    warnings = " ".join(res[0]["explain"]["query"]["warnings"])
+    assert "has:nothing" in warnings and "year:soon" in warnings

@@ -1,0 +1,140 @@
+"""Embeddings and semantic search: the real model, incremental embedding at ingest, the vector
+matrix, and an end-to-end search over the sample lists that finds papers by meaning."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from paperscope.search import semantic
+from paperscope.search.embedder import DIM, get_embedder
+
+
+def test_embeddings_are_unit_vectors_and_capture_meaning():
+    v = semantic.embed_texts(["a cat sits on the mat", "a kitten is resting on a rug",
+                              "stock prices fell sharply on Monday"])
+    assert v.shape == (3, DIM) and v.dtype == np.float32
+    assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-4)
+    assert v[0] @ v[1] > v[0] @ v[2] + 0.2
+
+
+def test_batching_does_not_change_a_vector():
+    short = "graph neural networks for molecules"
+    long = " ".join(["a much longer text about reinforcement learning and exploration"] * 20)
+    alone = get_embedder().embed([short])[0]
+    batched = get_embedder().embed([long, short, long])[1]
+    assert float(alone @ batched) > 0.9999
+
+
+def test_empty_and_huge_texts_embed():
+    v = semantic.embed_texts(["", "   ", "x " * 20000])
+    assert v.shape == (3, DIM) and np.isfinite(v).all()
+
+
+def _list(samples_dir, i):
+    return sorted(samples_dir.glob("*.txt"))[i]
+
+
+def test_second_ingest_embeds_only_new_papers(tmp_path, samples_dir):
+    from paperscope.library import Library
+
+    calls = []
+    lib = Library.open(tmp_path / "lib.db")
+    first = lib.ingest([_list(samples_dir, 0)], progress=lambda *a: calls.append(a))
+    n0 = lib.stats()["papers"]
+    assert first.derived["embedded"] == n0 > 0
+    assert any(c[0] == "embed" and c[1] == c[2] == n0 for c in calls)
+    ids0, m0 = semantic.vectors(lib)
+    assert m0.shape == (n0, DIM)
+    second = lib.ingest([_list(samples_dir, 1)])
+    n1 = lib.stats()["papers"] - n0
+    assert second.derived["embedded"] == n1 > 0
+    again = lib.ingest([_list(samples_dir, 0), _list(samples_dir, 1)])
+    assert again.derived["embedded"] == 0
+    ids, m = semantic.vectors(lib)
+    assert len(ids) == n0 + n1 and m.shape == (n0 + n1, DIM)
+    # vectors of the first papers were kept, not recomputed
+    row = {pid: i for i, pid in enumerate(ids)}
+    assert np.allclose(m[[row[p] for p in ids0]], m0, atol=1e-3)
+    lib.close()
+
+
+def test_a_paper_whose_text_changes_is_embedded_again(tmp_path, samples_dir):
+    from paperscope.library import Library
+
+    lib = Library.open(tmp_path / "lib.db")
+    lib.ingest([_list(samples_dir, 0)])
+    paper = lib.papers(limit=1)[0]
+    ids, before = semantic.vectors(lib)
+    # a richer export of the same paper brings its title: one text changed, one embedding
+    export = tmp_path / "titled.jsonl"
+    export.write_text(json.dumps({"title": "Trainable low-rank layers for compact networks",
+                                  "abstract": paper["abstract"], "venue": "ICML", "year": 2024}) + "\n")
+    report = lib.ingest([export])
+    assert report.derived["embedded"] == 1
+    ids2, after = semantic.vectors(lib)
+    i = ids2.index(paper["id"])
+    assert float(after[i] @ before[ids.index(paper["id"])]) < 0.999
+    lib.close()
+
+
+def test_vectors_are_loaded_once_and_forgotten_after_writes(samples_lib):
+    ids, m = semantic.vectors(samples_lib)
+    ids2, m2 = semantic.vectors(samples_lib)
+    assert m2 is m
+    assert set(ids) == {p["id"] for p in samples_lib.papers()}
+    samples_lib.invalidate()
+    assert semantic.vectors(samples_lib)[1] is not m
+
+
+# Queries written from the sample abstracts as a reader would describe them, avoiding the
+# abstracts' own distinctive words; each names a text only the target abstract contains.
+BY_MEANING = [
+    ("hiding a secret signal in chatbot output so software can tell a machine wrote it", "watermark"),
+    ("turning scanned scientific documents into machine-readable markup", "Nougat"),
+    ("brain-inspired neurons that fire pulses, used to forecast future values of sequences",
+     "Spiking neural networks (SNNs)"),
+    ("legal terms that forbid harmful uses of released AI models", "Responsible AI Lic"),
+    ("a language model that listens to songs and answers questions about them", "LLark"),
+    ("grouping points into clusters while ignoring a few corrupted junk points", "k-means with outliers"),
+    ("tiny language models that run on a phone", "fewer than a billion parameters"),
+    ("questions for assistant agents that are easy for people but hard for AI", "GAIA"),
+]
+
+
+@pytest.mark.parametrize("mode", ["semantic", "hybrid"])
+@pytest.mark.parametrize("query,marker", BY_MEANING)
+def test_finds_sample_papers_by_meaning(samples_lib, query, marker, mode):
+    targets = {p["id"] for p in samples_lib.papers() if marker.lower() in p["abstract"].lower()}
+    assert targets, f"no sample abstract holds {marker!r}"
+    top = [r["id"] for r in samples_lib.search(query, mode=mode, limit=3)]
+    assert targets & set(top), (query, [r["label"] for r in samples_lib.search(query, mode=mode, limit=3)])
+
+
+def test_hybrid_explains_both_sides(samples_lib):
+    res = samples_lib.search("recover the original weights from LoRA fine-tuned models",
+                             limit=3, explain=True)
+    assert "Spectral DeTuning" in res[0]["abstract"]
+    e = res[0]["explain"]
+    assert e["mode"] == "hybrid" and e["lexical_rank"] and e["semantic_rank"]
+    assert e["bm25"] > 0 and 0 < e["cosine"] <= 1 and e["fused_score"] == res[0]["score"]
+    assert "lora" in e["matched_terms"] and "abstract" in e["matched_fields"]
+
+
+def test_vector_snapshot_matches_the_rows_and_follows_removals(tmp_path, samples_dir):
+    from paperscope.library import Library
+
+    lib = Library.open(tmp_path / "lib.db")
+    lib.ingest([_list(samples_dir, 0), _list(samples_dir, 3)])
+    snap = semantic.load_vectors(lib.store.conn)
+    rows = semantic._load_rows(lib.store.conn)
+    assert semantic._snapshot_generation(lib.store.conn) is not None  # saved at ingest
+    assert snap.ids == rows.ids and np.allclose(snap.matrix, rows.matrix, atol=1e-3)
+    name = lib.collections()[-1]["name"]
+    gone = {p["id"] for p in lib.papers(collection=name)}
+    lib.remove_collection(name)
+    ids, _ = semantic.vectors(lib)
+    assert gone and not gone & set(ids)
+    assert set(ids) == {p["id"] for p in lib.papers()}
+    lib.close()
