@@ -17,6 +17,7 @@ def serve(
                                         help="Secret that unlocks write endpoints (tags, notes) on a non-loopback bind."),
     pool: int = typer.Option(4, "--pool", min=1, max=32, help="Database connections per worker serving requests side by side."),
     workers: int = typer.Option(1, "--workers", min=1, max=16, help="Server processes (use the cores: e.g. 2 on a 2-core machine)."),
+    cache: bool = typer.Option(True, "--cache/--no-cache", help="Keep rendered answers until the library changes."),
 ) -> None:
     """Serve the web UI and the HTTP API (/api, reference at /api/docs)."""
     import socket
@@ -28,10 +29,13 @@ def serve(
 
     path = state.db or default_db_path()
     try:
-        web_app = create_app(path, host=host, token=token, pool_size=pool)
+        web_app = create_app(path, host=host, token=token, pool_size=pool, cache=cache)
     except Exception as exc:  # unreadable or corrupt library file
         fail(f"cannot open library {path}: {exc}")
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    # proto=IPPROTO_TCP: asyncio then sets TCP_NODELAY on accepted connections (without it a
+    # keep-alive client waits ~40 ms per small response: Nagle meets delayed ACK)
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM,
+                         socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
@@ -50,9 +54,13 @@ def serve(
         uvicorn.Server(config).run(sockets=[sock])
         return
     # Several processes share the bound socket; each builds its own app from these variables.
+    # Each process gets its share of the cores for the embedding model (unless set explicitly).
+    os.environ.setdefault("PAPERSCOPE_THREADS", str(max(1, (os.cpu_count() or 1) // workers)))
     web_app.state.pool.close()
+    if web_app.state.cache is not None:
+        web_app.state.cache.close()
     os.environ.update({"PAPERSCOPE_SERVE_DB": str(path), "PAPERSCOPE_SERVE_HOST": host,
-                       "PAPERSCOPE_SERVE_POOL": str(pool)})
+                       "PAPERSCOPE_SERVE_POOL": str(pool), "PAPERSCOPE_SERVE_CACHE": "1" if cache else "0"})
     if token:
         os.environ["PAPERSCOPE_TOKEN"] = token
     from uvicorn.supervisors import Multiprocess

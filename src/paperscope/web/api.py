@@ -1,0 +1,237 @@
+"""JSON API under /api. Each route validates its parameters, calls one `Library` method and
+returns its result unchanged, so the JSON is the CLI's `--json` output. Writes (tags, notes,
+star, read) go through `check_write`."""
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal, Optional
+
+from fastapi import APIRouter, Body, Depends, HTTPException, Path, Query, Request
+from fastapi.responses import JSONResponse, Response
+
+from .app import check_write
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,80}$"
+PaperId = Annotated[str, Path(pattern=ID_PATTERN, description="paper id (as in `paperscope list --json`)")]
+Collection = Annotated[Optional[str], Query(max_length=200, description='collection name, e.g. "ICML 2024"')]
+Venue = Annotated[Optional[str], Query(max_length=200, description='venue, e.g. "ICML"')]
+Year = Annotated[Optional[int], Query(ge=1900, le=2100)]
+Mode = Literal["hybrid", "lexical", "semantic"]
+Sort = Literal["list", "topic", "type", "title", "recent"]
+
+
+def pool(request: Request):
+    return request.app.state.pool.use()
+
+
+def json(data: Any, **headers: str) -> JSONResponse:
+    return JSONResponse(data, headers=headers or None)
+
+
+# ---------------------------------------------------------------------- library
+@router.get("/stats", summary="Papers per collection (= `paperscope stats --json`)")
+def stats(request: Request) -> JSONResponse:
+    with pool(request) as lib:
+        return json(lib.stats())
+
+
+@router.get("/collections", summary="Collections with paper counts")
+def collections(request: Request) -> JSONResponse:
+    with pool(request) as lib:
+        return json(lib.collections())
+
+
+@router.get("/papers", summary="List papers, one page at a time (= `paperscope list --json`)",
+            description="Returns a list of paper objects; the total is in the `X-Total-Count` header.")
+def papers(request: Request, collection: Collection = None, venue: Venue = None, year: Year = None,
+           sort: Sort = "list",
+           paper_type: Annotated[Optional[str], Query(alias="type", max_length=60)] = None,
+           exclude_type: Annotated[Optional[str], Query(max_length=60)] = None,
+           has_code: Optional[bool] = None,
+           status: Annotated[Optional[str], Query(max_length=60)] = None,
+           limit: Annotated[int, Query(ge=1, le=500)] = 50,
+           offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0) -> JSONResponse:
+    with pool(request) as lib:
+        page = lib.browse(collection=collection, venue=venue, year=year, sort=sort,
+                          paper_type=paper_type, exclude_type=exclude_type, has_code=has_code,
+                          status=status, limit=limit, offset=offset)
+    return json(page["papers"], **{"X-Total-Count": str(page["total"])})
+
+
+@router.get("/papers/{paper_id}", summary="One paper (= `paperscope show ID --json`)")
+def paper(request: Request, paper_id: PaperId) -> JSONResponse:
+    with pool(request) as lib:
+        found = lib.paper(paper_id)
+    if found is None:
+        raise HTTPException(404, f"no paper with id {paper_id!r}")
+    return json(found)
+
+
+@router.get("/papers/{paper_id}/related", summary="Papers related to one paper")
+def related_to_paper(request: Request, paper_id: PaperId, venue: Venue = None, year: Year = None,
+                     limit: Annotated[int, Query(ge=1, le=100)] = 10) -> JSONResponse:
+    with pool(request) as lib:
+        if lib.paper(paper_id) is None:
+            raise HTTPException(404, f"no paper with id {paper_id!r}")
+        return json(lib.related(paper_id, limit=limit, venue=venue, year=year))
+
+
+# ---------------------------------------------------------------------- search
+@router.get("/search", summary="Hybrid search (= `paperscope search Q --json`)")
+def search(request: Request, q: Annotated[str, Query(min_length=1, max_length=1000)],
+           mode: Mode = "hybrid", venue: Venue = None, year: Year = None,
+           limit: Annotated[int, Query(ge=1, le=500)] = 20, explain: bool = False) -> JSONResponse:
+    with pool(request) as lib:
+        return json(lib.search(q, limit=limit, mode=mode, venue=venue, year=year, explain=explain))
+
+
+@router.get("/related", summary="Related papers by paper id or by text (= `paperscope related --json`)")
+def related(request: Request,
+            id: Annotated[Optional[str], Query(pattern=ID_PATTERN)] = None,
+            text: Annotated[Optional[str], Query(max_length=20_000)] = None,
+            venue: Venue = None, year: Year = None,
+            limit: Annotated[int, Query(ge=1, le=100)] = 10) -> JSONResponse:
+    return _related(request, id, text, venue, year, limit)
+
+
+@router.post("/related", summary="Related papers for a pasted draft (JSON body)")
+def related_post(request: Request,
+                 text: Annotated[str, Body(min_length=1, max_length=50_000)],
+                 venue: Annotated[Optional[str], Body(max_length=200)] = None,
+                 year: Annotated[Optional[int], Body(ge=1900, le=2100)] = None,
+                 limit: Annotated[int, Body(ge=1, le=100)] = 10) -> JSONResponse:
+    return _related(request, None, text, venue, year, limit)
+
+
+def _related(request: Request, paper_id: str | None, text: str | None, venue: str | None,
+             year: int | None, limit: int) -> JSONResponse:
+    if bool(paper_id) == bool(text and text.strip()):
+        raise HTTPException(400, "give exactly one of `id` or `text`")
+    with pool(request) as lib:
+        if paper_id and lib.paper(paper_id) is None:
+            raise HTTPException(404, f"no paper with id {paper_id!r}")
+        return json(lib.related(paper_id, text=text, limit=limit, venue=venue, year=year))
+
+
+# ---------------------------------------------------------------------- analysis
+@router.get("/topics", summary="Topics of a venue or collection (= `paperscope topics --json`)")
+def topics(request: Request, collection: Collection = None, venue: Venue = None, year: Year = None,
+           level: Literal["coarse", "fine"] = "coarse") -> JSONResponse:
+    with pool(request) as lib:
+        return json(lib.topics(**scope_of(lib, collection, venue, year), level=level))
+
+
+@router.get("/map", summary="2-D map: one point per paper (id, x, y, topic, topic_label, label)")
+def map_points(request: Request, collection: Collection = None, venue: Venue = None,
+               year: Year = None) -> JSONResponse:
+    with pool(request) as lib:
+        return json(lib.map_points(**scope_of(lib, collection, venue, year)))
+
+
+@router.get("/compare", summary="Compare two collections or venues (= `paperscope compare A B --json`)")
+def compare(request: Request, a: Annotated[str, Query(min_length=1, max_length=200)],
+            b: Annotated[str, Query(min_length=1, max_length=200)]) -> JSONResponse:
+    with pool(request) as lib:
+        return json(lib.compare(a, b))
+
+
+def scope_of(lib: Any, collection: str | None, venue: str | None, year: int | None) -> dict[str, Any]:
+    """A collection name as the venue + year the analysis functions take."""
+    if collection:
+        for c in lib.collections():
+            if c["name"].casefold() == collection.casefold():
+                return {"venue": c["venue"], "year": c["year"]}
+        raise HTTPException(404, f"no collection named {collection!r}")
+    return {"venue": venue, "year": year}
+
+
+# ---------------------------------------------------------------------- personal library
+@router.get("/tags", summary="Tags with counts (= `paperscope tags --json`)")
+def tags(request: Request) -> JSONResponse:
+    with pool(request) as lib:
+        return json(lib.tags())
+
+
+@router.post("/papers/{paper_id}/tags", summary="Add tags to a paper", dependencies=[Depends(check_write)])
+def add_tags(request: Request, paper_id: PaperId,
+             tags: Annotated[list[Annotated[str, Body(min_length=1, max_length=80)]], Body(embed=True, min_length=1, max_length=20)]) -> JSONResponse:
+    with pool(request) as lib:
+        _exists(lib, paper_id)
+        lib.tag(paper_id, tags)
+        return json(lib.paper(paper_id))
+
+
+@router.delete("/papers/{paper_id}/tags/{tag:path}", summary="Remove a tag from a paper",
+               dependencies=[Depends(check_write)])
+def remove_tag(request: Request, paper_id: PaperId,
+               tag: Annotated[str, Path(min_length=1, max_length=80)]) -> JSONResponse:
+    with pool(request) as lib:
+        _exists(lib, paper_id)
+        lib.untag(paper_id, [tag])
+        return json(lib.paper(paper_id))
+
+
+@router.put("/papers/{paper_id}/note", summary="Set (or clear with an empty text) a paper's note",
+            dependencies=[Depends(check_write)])
+def set_note(request: Request, paper_id: PaperId,
+             note: Annotated[str, Body(embed=True, max_length=20_000)]) -> JSONResponse:
+    with pool(request) as lib:
+        _exists(lib, paper_id)
+        return json(lib.note(paper_id, note))
+
+
+@router.put("/papers/{paper_id}/star", summary="Star or unstar a paper", dependencies=[Depends(check_write)])
+def set_star(request: Request, paper_id: PaperId, starred: Annotated[bool, Body(embed=True)]) -> JSONResponse:
+    with pool(request) as lib:
+        _exists(lib, paper_id)
+        return json(lib.star(paper_id, starred))
+
+
+@router.put("/papers/{paper_id}/read", summary="Mark a paper read or unread", dependencies=[Depends(check_write)])
+def set_read(request: Request, paper_id: PaperId, read: Annotated[bool, Body(embed=True)]) -> JSONResponse:
+    with pool(request) as lib:
+        _exists(lib, paper_id)
+        return json(lib.mark_read(paper_id, read))
+
+
+@router.put("/papers/{paper_id}/irrelevant", summary='Mark a paper "not relevant" (for one tag or all)',
+            dependencies=[Depends(check_write)])
+def set_irrelevant(request: Request, paper_id: PaperId, irrelevant: Annotated[bool, Body()] = True,
+                   tag: Annotated[Optional[str], Body(max_length=80)] = None) -> JSONResponse:
+    with pool(request) as lib:
+        _exists(lib, paper_id)
+        return json(lib.mark_irrelevant(paper_id, irrelevant, tag=tag))
+
+
+@router.get("/recommend", summary="Papers recommended from a tag (= `paperscope recommend --json`)")
+def recommend(request: Request, tag: Annotated[str, Query(min_length=1, max_length=80)],
+              venue: Venue = None, year: Year = None, limit: Annotated[int, Query(ge=1, le=200)] = 20,
+              explain: bool = True) -> JSONResponse:
+    with pool(request) as lib:
+        return json(lib.recommend(tag=tag, venue=venue, year=year, limit=limit, explain=explain))
+
+
+EXPORT_TYPES = {"bibtex": ("application/x-bibtex", "bib"), "ris": ("application/x-research-info-systems", "ris"),
+                "csljson": ("application/vnd.citationstyles.csl+json", "json"), "csv": ("text/csv", "csv"),
+                "jsonl": ("application/jsonl", "jsonl"), "markdown": ("text/markdown", "md")}
+
+
+@router.get("/export", summary="A reading list as BibTeX, RIS, CSL JSON, CSV, JSONL or Markdown (= `paperscope export`)")
+def export(request: Request, format: Literal["bibtex", "ris", "csljson", "csv", "jsonl", "markdown"] = "bibtex",
+           tag: Annotated[Optional[str], Query(max_length=80)] = None,
+           q: Annotated[Optional[str], Query(max_length=1000)] = None,
+           collection: Collection = None,
+           limit: Annotated[Optional[int], Query(ge=1, le=100_000)] = None) -> Response:
+    with pool(request) as lib:
+        text = lib.export(format, tag=tag, query=q, collection=collection, limit=limit)
+    media, ext = EXPORT_TYPES[format]
+    name = re.sub(r"[^A-Za-z0-9_-]+", "-", tag or collection or q or "library").strip("-")[:60] or "library"
+    return Response(text, media_type=f"{media}; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="paperscope-{name}.{ext}"'})
+
+
+def _exists(lib: Any, paper_id: str) -> None:
+    if lib.paper(paper_id) is None:
+        raise HTTPException(404, f"no paper with id {paper_id!r}")

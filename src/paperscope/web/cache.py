@@ -1,0 +1,87 @@
+"""A response cache for a shared server: GET pages and API answers are kept (LRU) by URL and
+interface language, and all dropped the moment the library file changes.
+
+Change detection uses SQLite's `PRAGMA data_version` on a connection of its own: its value
+moves whenever any other connection (a request that tagged a paper, a CLI ingest in another
+process) commits. Everything a response shows comes from the library file, the URL and the
+language cookie, so a cached answer is exactly what a fresh render would produce.
+"""
+from __future__ import annotations
+
+import sqlite3
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+SKIP_PREFIXES = ("/static/", "/lang/")
+
+
+class ResponseCache:
+    """Pure ASGI middleware. `size` responses at most; only 200 answers without cookies."""
+
+    def __init__(self, app: Any, db_path: str | Path, size: int = 512, max_body: int = 4_000_000):
+        self.app = app
+        self.size = size
+        self.max_body = max_body
+        self.entries: OrderedDict[tuple, tuple[list, bytes]] = OrderedDict()
+        self.watch = sqlite3.connect(f"file:{Path(db_path)}?mode=ro", uri=True, check_same_thread=False)
+        self.version = self._version()
+        self.hits = self.misses = 0
+
+    def _version(self) -> int:
+        return self.watch.execute("PRAGMA data_version").fetchone()[0]
+
+    def close(self) -> None:
+        self.watch.close()
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if (scope["type"] != "http" or scope["method"] != "GET" or scope["path"].startswith(SKIP_PREFIXES)
+                or b"token=" in scope.get("query_string", b"")):
+            await self.app(scope, receive, send)
+            return
+        version = self._version()
+        if version != self.version:
+            self.entries.clear()
+            self.version = version
+        seen = version
+        key = (scope["path"], scope.get("query_string", b""), _lang(scope))
+        entry = self.entries.get(key)
+        if entry is not None:
+            self.entries.move_to_end(key)
+            self.hits += 1
+            headers, body = entry
+            await send({"type": "http.response.start", "status": 200, "headers": headers + [(b"x-cache", b"hit")]})
+            await send({"type": "http.response.body", "body": body})
+            return
+        self.misses += 1
+        start: dict = {}
+        chunks: list[bytes] = []
+
+        async def capture(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                start.update(message)
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+                # not when the library changed while this answer was being computed
+                if not message.get("more_body") and self._storable(start, chunks) and self._version() == seen:
+                    self.entries[key] = (list(start.get("headers", [])), b"".join(chunks))
+                    while len(self.entries) > self.size:
+                        self.entries.popitem(last=False)
+            await send(message)
+
+        await self.app(scope, receive, capture)
+
+    def _storable(self, start: dict, chunks: list[bytes]) -> bool:
+        if start.get("status") != 200 or sum(map(len, chunks)) > self.max_body:
+            return False
+        return not any(k.lower() == b"set-cookie" for k, _ in start.get("headers", []))
+
+
+def _lang(scope: dict) -> str:
+    for key, value in scope.get("headers", []):
+        if key == b"cookie":
+            for part in value.decode("latin-1").split(";"):
+                name, _, val = part.strip().partition("=")
+                if name == "lang":
+                    return val
+    return ""

@@ -1,0 +1,155 @@
+"""UI strings in English (default) and Chinese. Only the interface is translated; paper text is
+shown as the lists give it. Pick the language from the `lang` cookie set by `/lang`."""
+from __future__ import annotations
+
+from typing import Callable
+
+LANGUAGES = {"en": "English", "zh": "中文"}
+DEFAULT = "en"
+
+_STRINGS: dict[str, tuple[str, str]] = {
+    # navigation
+    "app.tagline": ("offline explorer for conference paper lists", "离线浏览会议论文列表"),
+    "nav.home": ("Home", "首页"),
+    "nav.search": ("Search", "搜索"),
+    "nav.topics": ("Topics", "主题"),
+    "nav.map": ("Map", "地图"),
+    "nav.compare": ("Compare", "对比"),
+    "nav.related": ("Related to my draft", "相关论文"),
+    "nav.library": ("My library", "我的文库"),
+    "nav.api": ("API", "API"),
+    "lang.switch": ("中文", "English"),
+    # home
+    "home.collections": ("Collections", "论文集"),
+    "home.papers": ("papers", "篇论文"),
+    "home.lists": ("lists", "个列表"),
+    "home.total": ("{n} papers in {c} collections", "共 {n} 篇论文，{c} 个论文集"),
+    "home.empty": ("The library is empty. Add lists with: paperscope ingest FOLDER",
+                   "文库为空。请先运行：paperscope ingest 文件夹"),
+    "home.tags": ("Tags", "标签"),
+    "home.no_tags": ("No tags yet: tag papers from their cards.", "还没有标签：可在论文卡片上添加。"),
+    # search
+    "search.placeholder": ("Search by meaning, \"exact phrase\", title words…", "按语义、\"精确短语\"或标题词搜索…"),
+    "search.button": ("Search", "搜索"),
+    "search.mode": ("Mode", "方式"),
+    "search.mode.hybrid": ("hybrid", "混合"),
+    "search.mode.lexical": ("exact words", "关键词"),
+    "search.mode.semantic": ("meaning", "语义"),
+    "search.results": ("{n} results for", "{n} 条结果："),
+    "search.result_one": ("1 result for", "1 条结果："),
+    "search.none": ("No papers match.", "没有匹配的论文。"),
+    "search.why": ("why", "原因"),
+    "search.score": ("score", "得分"),
+    "search.hint": ("Type to search; results update as you type.", "输入即可搜索，结果实时更新。"),
+    # filters
+    "filter.venue": ("Venue", "会议"),
+    "filter.year": ("Year", "年份"),
+    "filter.type": ("Type", "类型"),
+    "filter.any": ("any", "全部"),
+    "filter.has_code": ("has code", "有代码"),
+    "filter.status": ("Status", "状态"),
+    "filter.exclude_type": ("Exclude type", "排除类型"),
+    "filter.topic": ("Topic", "主题"),
+    "filter.apply": ("Apply", "应用"),
+    "sort.label": ("Sort", "排序"),
+    "sort.list": ("list order", "列表顺序"),
+    "sort.type": ("paper type", "论文类型"),
+    "sort.topic": ("topic", "主题"),
+    "sort.title": ("title", "标题"),
+    # cards
+    "card.abstract": ("abstract", "摘要"),
+    "card.code": ("code", "代码"),
+    "card.tldr": ("TL;DR", "要点"),
+    "card.methods": ("methods", "方法"),
+    "card.untitled": ("(untitled)", "（无标题）"),
+    "card.label_hint": ("derived label: the list gives no title", "自动生成的标题：列表中没有标题"),
+    "card.star": ("star", "收藏"),
+    "card.read": ("read", "已读"),
+    "card.tags": ("tags", "标签"),
+    "card.add_tag": ("add tag", "添加标签"),
+    "card.not_relevant": ("not relevant", "不相关"),
+    "card.remove_tag": ("remove tag", "移除标签"),
+    # why
+    "why.terms": ("matched terms", "匹配词"),
+    "why.fields": ("in fields", "所在字段"),
+    "why.lexical": ("words", "词匹配"),
+    "why.semantic": ("meaning", "语义"),
+    "why.fusion": ("fusion", "融合"),
+    "why.phrases": ("exact phrases", "精确短语"),
+    "why.nearest": ("like your", "相似的已标注论文"),
+    "why.parts": ("scores", "得分"),
+    "why.similarity": ("similarity", "相似度"),
+    # paging
+    "page.prev": ("‹ previous", "‹ 上一页"),
+    "page.next": ("next ›", "下一页 ›"),
+    "page.range": ("{a}–{b} of {n}", "第 {a}–{b} 篇，共 {n} 篇"),
+    # paper
+    "paper.facts": ("Facts", "信息"),
+    "paper.authors": ("Authors", "作者"),
+    "paper.links": ("Links", "链接"),
+    "paper.related": ("Related papers", "相关论文"),
+    "paper.topic": ("Topic", "主题"),
+    "paper.collections": ("In collections", "所属论文集"),
+    "paper.note": ("Note", "笔记"),
+    "paper.save_note": ("Save note", "保存笔记"),
+    "paper.saved": ("saved", "已保存"),
+    "paper.keyphrases": ("keyphrases", "关键词"),
+    "paper.artifacts": ("benchmarks & datasets", "基准与数据集"),
+    "paper.type": ("type", "类型"),
+    "paper.not_found": ("No paper with this id.", "没有这个编号的论文。"),
+    "paper.on_map": ("show on map", "在地图上显示"),
+    # topics / map / compare
+    "topics.title": ("Topics", "主题"),
+    "topics.level": ("Level", "层级"),
+    "topics.coarse": ("coarse", "粗粒度"),
+    "topics.fine": ("fine", "细粒度"),
+    "topics.size": ("papers", "篇"),
+    "topics.unassigned": ("unassigned", "未归类"),
+    "map.title": ("Map", "地图"),
+    "map.hint": ("Hover a point to see its paper, click to open it; search to highlight.",
+                 "悬停查看论文，点击打开；搜索可高亮结果。"),
+    "map.highlight": ("Highlight", "高亮"),
+    "map.loading": ("loading map…", "正在加载地图…"),
+    "compare.title": ("Compare two collections", "对比两个论文集"),
+    "compare.button": ("Compare", "对比"),
+    "compare.shares": ("Topic shares", "主题占比"),
+    "compare.terms": ("Distinctive terms", "特色词"),
+    "compare.types": ("Paper types", "论文类型"),
+    "compare.pick": ("Pick two collections.", "请选择两个论文集。"),
+    # related
+    "related.title": ("Related to my draft", "与我的草稿相关的论文"),
+    "related.placeholder": ("Paste an abstract or a few paragraphs of your draft…", "粘贴摘要或草稿段落…"),
+    "related.button": ("Find related papers", "查找相关论文"),
+    # library
+    "library.title": ("My library", "我的文库"),
+    "library.starred": ("Starred", "已收藏"),
+    "library.notes": ("Notes", "笔记"),
+    "library.recommend": ("Recommended for tag", "按标签推荐"),
+    "library.empty": ("Nothing here yet: star or tag papers to build your reading list.",
+                      "这里还没有内容：收藏或标注论文来建立阅读列表。"),
+    "library.export": ("Export", "导出"),
+    # misc
+    "error.title": ("Something is wrong with this request", "请求有误"),
+    "error.not_found": ("Page not found.", "页面不存在。"),
+    "writes.disabled": ("read-only server", "只读服务器"),
+}
+
+
+def normalise(lang: str | None) -> str:
+    return lang if lang in LANGUAGES else DEFAULT
+
+
+def translator(lang: str) -> Callable[..., str]:
+    """`t(key, **values)` for one language; unknown keys show as themselves (easy to spot)."""
+    index = 1 if normalise(lang) == "zh" else 0
+
+    def t(key: str, **values: object) -> str:
+        pair = _STRINGS.get(key)
+        text = pair[index] if pair else key
+        return text.format(**values) if values else text
+
+    return t
+
+
+def keys() -> list[str]:
+    return list(_STRINGS)

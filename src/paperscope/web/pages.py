@@ -1,0 +1,263 @@
+"""HTML pages: home, collection list, search (+ live fragment), paper, topics, map, compare,
+related-to-my-draft and the API reference. Each route validates its query, asks the `Library`
+facade and renders a template; results are shaped for display only (no ranking logic here)."""
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Optional
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse
+
+from .api import ID_PATTERN
+from .render import Paging, page, paper_type, segments
+
+router = APIRouter(include_in_schema=False)
+
+Name = Annotated[Optional[str], Query(max_length=200)]
+Flag = Annotated[Optional[str], Query(max_length=60)]
+PER_PAGE = 50
+
+
+def pool(request: Request):
+    return request.app.state.pool.use()
+
+
+def _find_collection(collections: list[dict[str, Any]], name: str | None) -> dict[str, Any] | None:
+    if not name:
+        return None
+    for c in collections:
+        if c["name"].casefold() == name.casefold():
+            return c
+    return None
+
+
+def _flag(value: str | None) -> bool | None:
+    return True if value in ("1", "true", "on", "yes") else None
+
+
+# ---------------------------------------------------------------------- home + collection
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request) -> HTMLResponse:
+    with pool(request) as lib:
+        stats = lib.stats()
+        tag_counts = lib.tags()[:30]
+    return page(request, "home.html", {"stats": stats, "tags": [_tag_view(x) for x in tag_counts]})
+
+
+def _tag_view(entry: dict[str, Any]) -> dict[str, Any]:
+    return {"tag": entry["tag"], "count": entry["papers"]}
+
+
+@router.get("/c/{collection}", response_class=HTMLResponse)
+def collection_page(request: Request, collection: str,
+                    sort: Literal["list", "topic", "type", "title"] = "list",
+                    type: Flag = None, exclude_type: Flag = None, status: Flag = None,
+                    has_code: Flag = None,
+                    offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+                    limit: Annotated[int, Query(ge=1, le=200)] = PER_PAGE) -> HTMLResponse:
+    if len(collection) > 200:
+        raise HTTPException(422, "collection name too long")
+    with pool(request) as lib:
+        found = _find_collection(lib.collections(), collection)
+        if found is None:
+            raise HTTPException(404, f"no collection named {collection!r}")
+        result = lib.browse(collection=found["name"], sort=sort, paper_type=type or None,
+                            exclude_type=exclude_type or None, status=status or None,
+                            has_code=_flag(has_code), limit=limit, offset=offset)
+        facets = lib.facets(found["name"])
+        topic_of = lib.topic_index(found["name"]) if sort == "topic" else {}
+    params = {"sort": sort if sort != "list" else None, "type": type, "exclude_type": exclude_type,
+              "status": status, "has_code": "true" if _flag(has_code) else None,
+              "limit": limit if limit != PER_PAGE else None}
+    return page(request, "collection.html", {
+        "collection": found, "papers": result["papers"], "facets": facets, "params": params, "topic_of": topic_of,
+        "pg": Paging(result["total"], offset, limit), "base": request.url.path})
+
+
+# ---------------------------------------------------------------------- search
+SEARCH_LIMIT = 50
+
+
+def _search_context(request: Request, q: str, mode: str, collection: str | None, type: str | None,
+                    status: str | None, has_code: str | None, topic: str | None,
+                    topic_menu: bool = True) -> dict[str, Any]:
+    """Search with the page's filters: venue/year/status/has-code go to the query language;
+    paper type and topic (facts the results carry) filter a larger result pool."""
+    q = q.strip()
+    with pool(request) as lib:
+        collections = lib.collections()
+        hits: list[dict[str, Any]] = []
+        scope = _find_collection(collections, collection)
+        if collection and scope is None:
+            raise HTTPException(404, f"no collection named {collection!r}")
+        topics = lib.topics(venue=scope["venue"], year=scope["year"]) if scope and (topic_menu or topic) else []
+        members = next((set(tp["papers"]) for tp in topics if str(tp["id"]) == topic), None)
+        if q:
+            query = q + (f' status:"{status.replace(chr(34), "")}"' if status else "") + (" has:code" if _flag(has_code) else "")
+            narrowed = bool(type or members is not None)
+            results = lib.search(query, limit=4 * SEARCH_LIMIT if narrowed else SEARCH_LIMIT, mode=mode,
+                                 venue=scope["venue"] if scope else None,
+                                 year=scope["year"] if scope else None, explain=True)
+            hits = [present_hit(r) for r in results
+                    if (not type or paper_type(r) == type) and (members is None or r["id"] in members)][:SEARCH_LIMIT]
+        facets = lib.facets(None)
+    params = {"q": q, "mode": mode, "collection": collection, "type": type, "status": status,
+              "has_code": "true" if _flag(has_code) else None, "topic": topic if members is not None else None}
+    return {"q": q, "hits": hits, "params": params, "collections": collections, "topics": topics,
+            "paper_types": list(facets.get("paper_type", {})), "statuses": list(facets.get("status", {}))}
+
+
+def present_hit(result: dict[str, Any]) -> dict[str, Any]:
+    """A search/related result as the card template wants it: the paper, its score, the
+    snippet split into highlighted segments, the explanation."""
+    snippet = result.get("snippet")
+    spans = result.get("highlights") or result.get("highlight") or []
+    if isinstance(snippet, dict):
+        spans = snippet.get("highlights") or snippet.get("spans") or spans
+        snippet = snippet.get("text")
+    return {"paper": result, "score": result.get("score"),
+            "snippet_segments": segments(snippet, spans) if snippet else None,
+            "explain": result.get("explain"), "explanation": result.get("explanation")}
+
+
+@router.get("/search", response_class=HTMLResponse)
+def search_page(request: Request, q: Annotated[str, Query(max_length=1000)] = "",
+                mode: Literal["hybrid", "lexical", "semantic"] = "hybrid",
+                collection: Name = None, type: Flag = None, status: Flag = None,
+                has_code: Flag = None, topic: Flag = None) -> HTMLResponse:
+    ctx = _search_context(request, q, mode, collection or None, type or None, status or None, has_code, topic or None)
+    return page(request, "search.html", ctx)
+
+
+@router.get("/search/results", response_class=HTMLResponse)
+def search_fragment(request: Request, q: Annotated[str, Query(max_length=1000)] = "",
+                    mode: Literal["hybrid", "lexical", "semantic"] = "hybrid",
+                    collection: Name = None, type: Flag = None, status: Flag = None,
+                    has_code: Flag = None, topic: Flag = None) -> HTMLResponse:
+    """The result list alone, for search-as-you-type (server-rendered, so escaped once)."""
+    ctx = _search_context(request, q, mode, collection or None, type or None, status or None, has_code,
+                          topic or None, topic_menu=False)
+    return page(request, "_results.html", ctx)
+
+
+# ---------------------------------------------------------------------- paper
+@router.get("/paper/{paper_id}", response_class=HTMLResponse)
+def paper_page(request: Request, paper_id: str) -> HTMLResponse:
+    import re
+
+    if not re.match(ID_PATTERN, paper_id):
+        raise HTTPException(404, "no paper with this id")
+    with pool(request) as lib:
+        found = lib.paper(paper_id)
+        if found is None:
+            raise HTTPException(404, f"no paper with id {paper_id!r}")
+        related = lib.related(paper_id, limit=8)
+        topics = lib.paper_topics(found)
+    return page(request, "paper.html", {"p": found, "related": [present_hit(r) for r in related],
+                                        "topics": topics})
+
+
+# ---------------------------------------------------------------------- related to my draft
+@router.get("/related", response_class=HTMLResponse)
+def related_page(request: Request, text: Annotated[str, Query(max_length=20_000)] = "",
+                 collection: Name = None) -> HTMLResponse:
+    hits: list[dict[str, Any]] = []
+    with pool(request) as lib:
+        collections = lib.collections()
+        scope = _find_collection(collections, collection)
+        if text.strip():
+            hits = [present_hit(r) for r in lib.related(
+                text=text, limit=20, venue=scope["venue"] if scope else None,
+                year=scope["year"] if scope else None)]
+    return page(request, "related.html", {"text": text, "hits": hits, "collections": collections,
+                                          "params": {"collection": collection}})
+
+
+# ---------------------------------------------------------------------- topics, map, compare
+@router.get("/topics", response_class=HTMLResponse)
+def topics_page(request: Request, collection: Name = None,
+                level: Literal["coarse", "fine"] = "coarse",
+                topic: Annotated[Optional[str], Query(max_length=80)] = None,
+                offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0) -> HTMLResponse:
+    topics: list[dict[str, Any]] = []
+    current, papers, pg = None, [], Paging(0, 0, PER_PAGE)
+    with pool(request) as lib:
+        collections = lib.collections()
+        scope = _find_collection(collections, collection) or (collections[0] if collections else None)
+        if scope:
+            topics = lib.topics(venue=scope["venue"], year=scope["year"], level=level)
+            wanted = topic if topic is not None else None
+            current = next((tp for tp in _walk(topics) if str(tp.get("id")) == wanted), None)
+            if current is not None:
+                result = lib.browse(ids=list(current.get("papers") or []), collection=scope["name"],
+                                    limit=PER_PAGE, offset=offset)
+                papers, pg = result["papers"], Paging(result["total"], offset, PER_PAGE)
+    params = {"collection": scope["name"] if scope else None, "level": level, "topic": topic}
+    return page(request, "topics.html", {"topics": topics, "current": current, "papers": papers,
+                                         "pg": pg, "params": params, "collections": collections})
+
+
+def _walk(topics: list[dict[str, Any]]):
+    for tp in topics:
+        yield tp
+        yield from _walk(tp.get("children") or [])
+
+
+@router.get("/map", response_class=HTMLResponse)
+def map_page(request: Request, collection: Name = None,
+             q: Annotated[Optional[str], Query(max_length=1000)] = None,
+             focus: Annotated[Optional[str], Query(pattern=ID_PATTERN)] = None) -> HTMLResponse:
+    with pool(request) as lib:
+        collections = lib.collections()
+    scope = _find_collection(collections, collection) or (collections[0] if collections else None)
+    params = {"collection": scope["name"] if scope else None, "q": q, "focus": focus}
+    return page(request, "map.html", {"params": params, "collections": collections, "scope": scope})
+
+
+@router.get("/compare", response_class=HTMLResponse)
+def compare_page(request: Request, a: Name = None, b: Name = None) -> HTMLResponse:
+    result = None
+    with pool(request) as lib:
+        collections = lib.collections()
+        if a and b:
+            result = lib.compare(a, b)
+    return page(request, "compare.html", {"params": {"a": a, "b": b}, "collections": collections,
+                                          "result": result})
+
+
+# ---------------------------------------------------------------------- API reference
+@router.get("/api/docs", response_class=HTMLResponse)
+def api_docs(request: Request) -> HTMLResponse:
+    """A local, script-free rendering of the OpenAPI document (no CDN-hosted Swagger UI)."""
+    spec = request.app.openapi()
+    routes = []
+    for path, methods in spec.get("paths", {}).items():
+        for method, op in methods.items():
+            params = [{"name": p.get("name"), "in": p.get("in"), "required": p.get("required", False),
+                       "schema": _schema_text(p.get("schema", {}))} for p in op.get("parameters", [])]
+            body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
+            routes.append({"method": method.upper(), "path": path, "summary": op.get("summary", ""),
+                           "description": op.get("description", ""), "params": params,
+                           "body": _body_fields(spec, body)})
+    return page(request, "apidocs.html", {"routes": routes, "spec": spec})
+
+
+def _schema_text(schema: dict[str, Any]) -> str:
+    if "anyOf" in schema:
+        return " | ".join(_schema_text(s) for s in schema["anyOf"] if s.get("type") != "null")
+    if "enum" in schema:
+        return " | ".join(str(v) for v in schema["enum"])
+    if "const" in schema:
+        return str(schema["const"])
+    text = schema.get("type", "")
+    limits = [f"{k}={schema[k]}" for k in ("minimum", "maximum", "maxLength", "pattern") if k in schema]
+    return text + (f" ({', '.join(limits)})" if limits else "") + (f" = {schema['default']}" if "default" in schema else "")
+
+
+def _body_fields(spec: dict[str, Any], schema: dict[str, Any] | None) -> list[str]:
+    if not schema:
+        return []
+    ref = schema.get("$ref", "")
+    if ref.startswith("#/components/schemas/"):
+        schema = spec.get("components", {}).get("schemas", {}).get(ref.rsplit("/", 1)[1], {})
+    return [f"{name}: {_schema_text(s)}" for name, s in schema.get("properties", {}).items()]

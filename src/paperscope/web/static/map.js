@@ -1,0 +1,181 @@
+// The venue map: thousands of papers on a canvas, coloured by topic, topic labels on their
+// clusters, a tooltip on hover (textContent only), click to open a paper, search results
+// highlighted. Data: GET /api/map (points with x, y, topic, label) and GET /api/search.
+(function () {
+  "use strict";
+  var wrap = document.getElementById("map-wrap");
+  if (!wrap) return;
+  var canvas = document.getElementById("map"), tip = document.getElementById("map-tip");
+  var ctx = canvas.getContext("2d");
+  var PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+                 "#bcbd22", "#17becf", "#393b79", "#ad494a", "#637939", "#8c6d31", "#843c39", "#7b4173",
+                 "#3182bd", "#e6550d", "#31a354", "#756bb1"];
+  var points = [], topics = [], byId = {}, highlighted = null, focus = wrap.dataset.focus || null;
+  var view = { scale: 1, ox: 0, oy: 0, w: 0, h: 0 }, grid = {}, CELL = 12;
+
+  function colour(topic) {
+    if (topic === null || topic === undefined || topic === -1 || topic === "-1") return "#b8bec6";
+    var i = typeof topic === "number" ? topic : hash(String(topic));
+    return PALETTE[Math.abs(i) % PALETTE.length];
+  }
+  function hash(s) { var h = 0; for (var i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0; return h; }
+
+  function normalise(data) {
+    var pts = Array.isArray(data) ? data : (data.points || []);
+    points = pts.filter(function (p) { return isFinite(p.x) && isFinite(p.y); }).map(function (p) {
+      return { id: String(p.id), x: +p.x, y: +p.y, topic: p.topic === undefined ? p.topic_id : p.topic,
+               label: String(p.label || p.title || p.id), topicLabel: p.topic_label ? String(p.topic_label) : "" };
+    });
+    byId = {};
+    points.forEach(function (p) { byId[p.id] = p; });
+    topics = Array.isArray(data) ? [] : (data.topics || []);
+    if (!topics.length) topics = centroids();
+  }
+  function centroids() {
+    var acc = {};
+    points.forEach(function (p) {
+      if (p.topic === null || p.topic === undefined || p.topic === -1) return;
+      var a = acc[p.topic] || (acc[p.topic] = { id: p.topic, x: 0, y: 0, size: 0, label: p.topicLabel || ("#" + p.topic) });
+      a.x += p.x; a.y += p.y; a.size += 1;
+    });
+    return Object.keys(acc).map(function (k) { var a = acc[k]; a.x /= a.size; a.y /= a.size; return a; });
+  }
+
+  function layout() {
+    var dpr = window.devicePixelRatio || 1, cssW = canvas.clientWidth || 1000, cssH = Math.round(cssW * 0.68);
+    canvas.width = Math.round(cssW * dpr); canvas.height = Math.round(cssH * dpr);
+    canvas.style.height = cssH + "px";
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    var minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+    points.forEach(function (p) { minX = Math.min(minX, p.x); maxX = Math.max(maxX, p.x); minY = Math.min(minY, p.y); maxY = Math.max(maxY, p.y); });
+    var pad = 24, sx = (cssW - 2 * pad) / ((maxX - minX) || 1), sy = (cssH - 2 * pad) / ((maxY - minY) || 1);
+    view = { scale: Math.min(sx, sy), w: cssW, h: cssH };
+    view.ox = pad + ((cssW - 2 * pad) - (maxX - minX) * view.scale) / 2 - minX * view.scale;
+    view.oy = pad + ((cssH - 2 * pad) - (maxY - minY) * view.scale) / 2 + maxY * view.scale;
+    grid = {};
+    points.forEach(function (p) {
+      p.sx = view.ox + p.x * view.scale; p.sy = view.oy - p.y * view.scale;
+      var key = Math.floor(p.sx / CELL) + ":" + Math.floor(p.sy / CELL);
+      (grid[key] || (grid[key] = [])).push(p);
+    });
+  }
+
+  function draw() {
+    ctx.clearRect(0, 0, view.w, view.h);
+    var groups = {};
+    points.forEach(function (p) { var c = colour(p.topic); (groups[c] || (groups[c] = [])).push(p); });
+    ctx.globalAlpha = highlighted ? 0.25 : 0.8;
+    Object.keys(groups).forEach(function (c) {
+      ctx.fillStyle = c; ctx.beginPath();
+      groups[c].forEach(function (p) { ctx.moveTo(p.sx + 2.5, p.sy); ctx.arc(p.sx, p.sy, 2.5, 0, 6.2832); });
+      ctx.fill();
+    });
+    ctx.globalAlpha = 1;
+    var marked = [];
+    if (highlighted) highlighted.forEach(function (id) { if (byId[id]) marked.push(byId[id]); });
+    if (focus && byId[focus]) marked.push(byId[focus]);
+    marked.forEach(function (p) {
+      ctx.beginPath(); ctx.arc(p.sx, p.sy, 5, 0, 6.2832);
+      ctx.fillStyle = colour(p.topic); ctx.fill(); ctx.lineWidth = 1.5; ctx.strokeStyle = "#111"; ctx.stroke();
+    });
+    ctx.font = "600 12px system-ui, sans-serif"; ctx.textAlign = "center"; ctx.lineJoin = "round";
+    // labels: biggest topics first; a label that would overlap one already placed moves up or
+    // down a line, and is left out when no nearby slot is free
+    var placed = [];
+    topics.slice().sort(function (a, b) { return (b.size || 0) - (a.size || 0); }).forEach(function (tp) {
+      if (!isFinite(tp.x) || !isFinite(tp.y)) return;
+      var x = view.ox + tp.x * view.scale, y0 = view.oy - tp.y * view.scale, text = String(tp.label || "").slice(0, 40);
+      var w = ctx.measureText(text).width + 6, h = 15;
+      var spot = [0, 15, -15, 30, -30].map(function (dy) { return y0 + dy; }).find(function (y) {
+        return !placed.some(function (b) { return Math.abs(b.x - x) * 2 < b.w + w && Math.abs(b.y - y) < h; });
+      });
+      if (spot === undefined) return;
+      placed.push({ x: x, y: spot, w: w });
+      ctx.lineWidth = 3; ctx.strokeStyle = "rgba(255,255,255,.9)"; ctx.strokeText(text, x, spot);
+      ctx.fillStyle = "#222"; ctx.fillText(text, x, spot);
+    });
+    canvas.dataset.ready = "1";
+  }
+
+  function nearest(mx, my) {
+    var best = null, bestD = 64, cx = Math.floor(mx / CELL), cy = Math.floor(my / CELL);
+    for (var i = -1; i <= 1; i++) for (var j = -1; j <= 1; j++) {
+      (grid[(cx + i) + ":" + (cy + j)] || []).forEach(function (p) {
+        var d = (p.sx - mx) * (p.sx - mx) + (p.sy - my) * (p.sy - my);
+        if (d < bestD) { bestD = d; best = p; }
+      });
+    }
+    return best;
+  }
+  function mouse(ev) { var r = canvas.getBoundingClientRect(); return [ev.clientX - r.left, ev.clientY - r.top]; }
+
+  canvas.addEventListener("mousemove", function (ev) {
+    var m = mouse(ev), p = nearest(m[0], m[1]);
+    if (!p) { tip.hidden = true; canvas.style.cursor = "crosshair"; return; }
+    tip.textContent = p.label + (p.topicLabel ? " — " + p.topicLabel : "");
+    tip.hidden = false;
+    tip.style.left = Math.min(m[0] + 12, view.w - 200) + "px";
+    tip.style.top = (m[1] + 12) + "px";
+    canvas.style.cursor = "pointer";
+  });
+  canvas.addEventListener("mouseleave", function () { tip.hidden = true; });
+  canvas.addEventListener("click", function (ev) {
+    var m = mouse(ev), p = nearest(m[0], m[1]);
+    if (p) window.location.href = "/paper/" + encodeURIComponent(p.id);
+  });
+
+  function legend() {
+    var ul = document.getElementById("map-legend");
+    ul.textContent = "";
+    topics.slice().sort(function (a, b) { return (b.size || 0) - (a.size || 0); }).slice(0, 30).forEach(function (tp) {
+      var li = document.createElement("li"), sw = document.createElement("span");
+      sw.className = "swatch"; sw.style.background = colour(tp.id);
+      li.appendChild(sw); li.appendChild(document.createTextNode(String(tp.label || "") + (tp.size ? " (" + tp.size + ")" : "")));
+      ul.appendChild(li);
+    });
+  }
+
+  // search highlight
+  var input = document.getElementById("map-q"), count = document.getElementById("map-count"), timer = null;
+  function highlight() {
+    var q = input.value.trim();
+    if (!q) { highlighted = null; count.textContent = ""; draw(); return; }
+    // the top results only: about one paper in twenty, between 10 and 200
+    var k = Math.max(10, Math.min(200, Math.round(points.length / 20)));
+    var params = new URLSearchParams({ q: q, limit: String(k) });
+    if (wrap.dataset.venue) params.set("venue", wrap.dataset.venue);
+    if (wrap.dataset.year) params.set("year", wrap.dataset.year);
+    fetch("/api/search?" + params.toString()).then(function (r) { return r.ok ? r.json() : []; }).then(function (hits) {
+      highlighted = (hits || []).map(function (h) { return String(h.id); });
+      var shown = highlighted.filter(function (id) { return byId[id]; }).length;
+      count.textContent = shown + " / " + highlighted.length;
+      draw();
+    });
+  }
+  if (input) {
+    input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(highlight, 300); });
+    input.form.addEventListener("submit", function (ev) { if (document.activeElement === input) { ev.preventDefault(); highlight(); } });
+  }
+
+  // test and automation hook: where a paper is drawn, in CSS pixels relative to the canvas
+  window.paperscopeMap = {
+    screenPoint: function (id) { var p = byId[id]; return p ? { x: p.sx, y: p.sy } : null; },
+    ids: function () { return points.map(function (p) { return p.id; }); },
+    highlighted: function () { return highlighted ? highlighted.slice() : []; }
+  };
+
+  var status = document.createElement("p");
+  status.className = "muted"; status.textContent = wrap.dataset.loading;
+  wrap.after(status);
+  fetch(wrap.dataset.src).then(function (r) {
+    if (!r.ok) return r.json().then(function (e) { throw new Error(e.error || r.status); });
+    return r.json();
+  }).then(function (data) {
+    normalise(data); layout(); draw(); legend(); status.remove();
+    if (input && input.value.trim()) highlight();
+    window.addEventListener("resize", function () { layout(); draw(); });
+  }).catch(function (err) {
+    status.textContent = String(err.message);
+    status.className = "error";
+  });
+})();
