@@ -40,7 +40,7 @@ def throughput(texts: list[str]) -> list[dict]:
     from paperscope.search.embedder import Embedder
 
     rows = []
-    for max_tokens in (256, 128):
+    for max_tokens in (256, 192, 128):
         for threads in (2, 1):
             e = Embedder(max_tokens=max_tokens, threads=threads)
             e.embed(texts[:8])

@@ -72,7 +72,7 @@ def embed_texts(texts: Sequence[str]) -> np.ndarray:
 
 def embed_missing(lib, progress: Callable[[str, int, int], None] | None = None) -> int:
     """Embed every paper text that has no vector for the current model. Texts are sorted by
-    length and embedded in batches of 32; every `CHUNK` texts are stored in one transaction,
+    length and embedded in small batches; every `CHUNK` texts are stored in one transaction,
     so an interrupted run keeps what it finished. Returns how many texts were embedded."""
     conn = lib.store.conn
     rows = conn.execute(
