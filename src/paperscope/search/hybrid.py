@@ -12,7 +12,7 @@ import numpy as np
 
 from ..model import latex_to_plain
 from . import filters, fusion, lexical, semantic, snippets, tokens
-from .query import Query, parse
+from .query import Query, add_scope, parse
 
 MODES = ("hybrid", "lexical", "semantic")
 _EMBEDDING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperscope-query")
@@ -44,16 +44,7 @@ def prepare(query: str, venue: str | None = None, year: int | str | None = None)
     raw = str(query or "")
     if "\\" in raw or "$" in raw:  # a title pasted with its LaTeX
         raw = latex_to_plain(raw)
-    q = parse(raw)
-    if venue:
-        q.venues.append(str(venue))
-    if year:
-        from .query import parse_years
-
-        years = parse_years(str(year))
-        if years is None:
-            raise ValueError(f"bad year {year!r}: use 2024, 2020..2024 or >=2020")
-        q.years = years if q.years is None else (max(years[0], q.years[0]), min(years[1], q.years[1]))
+    q = add_scope(parse(raw), venue, year)
     return q
 
 

@@ -139,6 +139,19 @@ def parse_years(value: str) -> tuple[int, int] | None:
     return {">=": (year, 9999), ">": (year + 1, 9999), "<=": (0, year), "<": (0, year - 1)}[op]
 
 
+def add_scope(q: Query, venue: str | None, year: str | int | None) -> Query:
+    """Narrow a query to a venue and/or a year (range) given outside the query string, as the
+    CLI's --venue/--year and the API's parameters do. A year range intersects the query's."""
+    if venue:
+        q.venues.append(str(venue))
+    if year:
+        years = parse_years(str(year))
+        if years is None:
+            raise ValueError(f"bad year {year!r}: use 2024, 2020..2024 or >=2020")
+        q.years = years if q.years is None else (max(years[0], q.years[0]), min(years[1], q.years[1]))
+    return q
+
+
 def fts_phrase(text: str) -> str:
     """An FTS5 string token for `text`: double quotes around, inner quotes doubled. FTS5
     tokenises what is inside, so operators and punctuation there are plain characters."""

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..model import InputError, match_key
 from . import hybrid, lexical, semantic, tokens
-from .query import parse_years
+from .query import add_scope
 
 SEMANTIC_WEIGHT = 0.6
 POOL = 100  # candidates from each side (at least)
@@ -134,12 +134,5 @@ def _allowed(lib, index, venue, year) -> np.ndarray | None:
     from . import filters
     from .query import Query
 
-    q = Query(raw="")
-    if venue:
-        q.venues.append(str(venue))
-    if year:
-        years = parse_years(str(year))
-        if years is None:
-            raise ValueError(f"bad year {year!r}: use 2024, 2020..2024 or >=2020")
-        q.years = years
+    q = add_scope(Query(raw=""), venue, year)
     return filters.allowed_mask(lib, index, q)
