@@ -39,13 +39,7 @@ def search(
             results = lib.search(text, limit=limit, mode=mode, venue=venue, year=year, explain=explain)
         finally:
             lib.close()
-    if as_json:
-        print_json(results)
-        return
-    if not results:
-        console.print("no results", style="dim")
-        return
-    _print_results(results, explain)
+    _show(results, as_json, explain, "no results")
 
 
 @app.command()
@@ -78,13 +72,16 @@ def related(
             results = lib.related(paper_id, text=text, limit=limit, venue=venue, year=year)
         finally:
             lib.close()
+    _show(results, as_json, False, "no related papers")
+
+
+def _show(results: list[dict], as_json: bool, explain: bool, empty: str) -> None:
     if as_json:
         print_json(results)
-        return
-    if not results:
-        console.print("no related papers", style="dim")
-        return
-    _print_results(results, explain=False)
+    elif not results:
+        console.print(empty, style="dim")
+    else:
+        _print_results(results, explain)
 
 
 def _print_results(results: list[dict], explain: bool) -> None:
