@@ -80,11 +80,7 @@ class LexicalIndex:
 
     def positions(self, rowids: np.ndarray) -> np.ndarray:
         """Positions of the given papers.rowid values (-1 where absent)."""
-        rowids = np.asarray(rowids, dtype=np.int64)
-        if not self.size:
-            return np.full(len(rowids), -1, dtype=np.int64)
-        pos = np.clip(np.searchsorted(self.rowids, rowids), 0, self.size - 1)
-        return np.where(self.rowids[pos] == rowids, pos, -1)
+        return snapshots.positions_in(self.rowids, rowids)
 
 
 def build_index(rowids: np.ndarray, lengths: list[bytes], keys: list[tuple[np.ndarray, np.ndarray]],

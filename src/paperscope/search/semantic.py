@@ -124,11 +124,7 @@ class VectorIndex:
 
     def positions(self, rowids: np.ndarray) -> np.ndarray:
         """Row of each papers.rowid (-1 where the paper has no vector)."""
-        rowids = np.asarray(rowids, dtype=np.int64)
-        if not self.size:
-            return np.full(len(rowids), -1, dtype=np.int64)
-        pos = np.clip(np.searchsorted(self.rowids, rowids), 0, self.size - 1)
-        return np.where(self.rowids[pos] == rowids, pos, -1)
+        return snapshots.positions_in(self.rowids, rowids)
 
     def top(self, query: np.ndarray, k: int, allowed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(rows, cosines) of the k nearest papers, best first; `allowed` is a boolean row mask.

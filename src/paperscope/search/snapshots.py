@@ -45,3 +45,12 @@ def load(conn: sqlite3.Connection, name: str, gen: int, dtypes: Sequence[tuple[s
             buf += p[0]
         out[key] = np.frombuffer(buf, dtype=dtype)
     return out
+
+
+def positions_in(sorted_rowids: np.ndarray, rowids) -> np.ndarray:
+    """Position of each papers.rowid in a sorted rowid array (-1 where absent)."""
+    rowids = np.asarray(rowids, dtype=np.int64)
+    if not len(sorted_rowids):
+        return np.full(len(rowids), -1, dtype=np.int64)
+    pos = np.clip(np.searchsorted(sorted_rowids, rowids), 0, len(sorted_rowids) - 1)
+    return np.where(sorted_rowids[pos] == rowids, pos, -1)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .sqlite import collection_filter
+
 TYPE_EXPR = "json_extract(p.facts, '$.paper_type')"
 CODE_EXPR = ("(COALESCE(json_array_length(json_extract(p.facts, '$.code_urls')), 0) > 0 "
              "OR json_extract(p.urls, '$.code') IS NOT NULL)")
@@ -25,16 +27,7 @@ def ordered_ids(store: Any, *, collection: str | None = None, venue: str | None 
     topic or a tag). The facade caches this list and pages through it."""
     if sort not in SORTS:  # ("topic" is ordered by the facade, from the topic model)
         raise ValueError(f"unknown sort {sort!r}: choose one of {', '.join(SORTS)}")
-    member_where, args = ["1=1"], []
-    if collection:
-        member_where.append("c.name = ? COLLATE NOCASE")
-        args.append(collection)
-    if venue:
-        member_where.append("c.venue = ? COLLATE NOCASE")
-        args.append(venue)
-    if year:
-        member_where.append("c.year = ?")
-        args.append(int(year))
+    member_where, args = collection_filter(collection=collection, venue=venue, year=year)
     where = []
     if paper_type:
         where.append(f"{TYPE_EXPR} = ?")

@@ -155,16 +155,7 @@ class Store:
                limit: int | None = None, offset: int = 0) -> list[Paper]:
         where, args = [], []
         if venue or year or collection:
-            sub, sub_args = ["1=1"], []
-            if venue:
-                sub.append("c.venue = ? COLLATE NOCASE")
-                sub_args.append(venue)
-            if year:
-                sub.append("c.year = ?")
-                sub_args.append(int(year))
-            if collection:
-                sub.append("c.name = ? COLLATE NOCASE")
-                sub_args.append(collection)
+            sub, sub_args = collection_filter(collection=collection, venue=venue, year=year)
             where.append("p.id IN (SELECT m.paper_id FROM memberships m JOIN collections c "
                          f"ON c.id = m.collection_id WHERE {' AND '.join(sub)})")
             args += sub_args
@@ -224,6 +215,22 @@ class Store:
         cur = self.conn.execute("DELETE FROM papers WHERE id NOT IN (SELECT paper_id FROM memberships)")
         self.conn.execute("DELETE FROM sources WHERE id NOT IN (SELECT source_id FROM memberships)")
         return n_members, cur.rowcount
+
+
+def collection_filter(*, collection: str | None = None, venue: str | None = None,
+                      year: int | None = None) -> tuple[list[str], list]:
+    """WHERE clauses (over collections `c`) and their arguments for a collection/venue/year."""
+    clauses, args = ["1=1"], []
+    if collection:
+        clauses.append("c.name = ? COLLATE NOCASE")
+        args.append(collection)
+    if venue:
+        clauses.append("c.venue = ? COLLATE NOCASE")
+        args.append(venue)
+    if year:
+        clauses.append("c.year = ?")
+        args.append(int(year))
+    return clauses, args
 
 
 def _chunks(items: list, n: int) -> Iterator[list]:
