@@ -24,6 +24,7 @@ class Run:
     target: np.ndarray  # lexical position of each query's paper
     queries: list[str]
     abstracts: list[str]  # lexical-index order, for the substring baseline
+    shipped: list[int]  # rank of the target through the product's own hybrid.rank (11: not in top 10)
 
 
 def collect(name: str, records: list[dict]) -> Run:
@@ -53,9 +54,35 @@ def collect(name: str, records: list[dict]) -> Run:
         bm25.append(index.scores(groups))
     cos = [matrix @ v for v in qvecs]
     abstracts = dict(lib.store.conn.execute("SELECT rowid, abstract FROM papers"))
+    shipped = shipped_ranks(lib, qs, qvecs, targets)
     print(f"  {name}: {len(qs)} queries over {index.size} papers ({time.time() - t0:.1f}s)", flush=True)
     lib.close()
-    return Run(name, bm25, cos, np.array(targets), queries, [abstracts[int(r)] for r in index.rowids])
+    return Run(name, bm25, cos, np.array(targets), queries, [abstracts[int(r)] for r in index.rowids],
+               shipped)
+
+
+def shipped_ranks(lib, qs, qvecs, targets, depth: int = 10) -> list[int]:
+    """Target ranks through the product's search (`hybrid.rank`, fusion + second stage), the
+    query vectors computed once up front in a batch (the same model; batching only changes
+    padding, which is masked) instead of one model call per query."""
+    from paperscope.search import hybrid, semantic
+
+    by_text = {q.text: v for q, v in zip(qs, qvecs)}
+    real = semantic.embed_texts
+    semantic.embed_texts = lambda texts: np.stack([by_text[t] if t in by_text else real([t])[0] for t in texts])
+    try:
+        out = []
+        with semantic.single_threaded_blas():
+            for q, target in zip(qs, targets):
+                found = list(hybrid.rank(lib, q, mode="hybrid", limit=depth).positions)
+                out.append(found.index(target) + 1 if target in found else depth + 1)
+        return out
+    finally:
+        semantic.embed_texts = real
+
+
+def shipped(run: Run) -> dict:
+    return metrics(run.shipped)
 
 
 def rank_of(scores: np.ndarray, target: int) -> int:

@@ -26,6 +26,7 @@ class FusionParams:
     lexical_weight: float = 1.0
     semantic_weight: float = 1.0
     rrf_k: float = RRF_K
+    rerank: bool = True  # second stage (rerank.py) after the fusion
 
 
 DEFAULT = FusionParams()

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..model import latex_to_plain
-from . import filters, fusion, lexical, semantic, snippets, tokens
+from . import filters, fusion, lexical, rerank, semantic, snippets, tokens
 from .query import Query, add_scope, parse
 
 MODES = ("hybrid", "lexical", "semantic")
@@ -30,6 +30,7 @@ class Ranking:
     lex_rank: np.ndarray
     sem_rank: np.ndarray
     terms: dict[str, int] = field(default_factory=dict)  # query term -> id (found in the library)
+    features: rerank.Features | None = None  # second-stage signals (hybrid mode)
 
 
 def lexical_index(lib) -> lexical.LexicalIndex:
@@ -51,7 +52,7 @@ def prepare(query: str, venue: str | None = None, year: int | str | None = None)
 def query_groups(lib, index: lexical.LexicalIndex, q: Query) -> tuple[list[tuple[list[int], float]], dict[str, int]]:
     """Weighted term-id groups for BM25F: words and phrase words (a repeated term counts
     once per repeat), prefixes expanded over the library's vocabulary."""
-    words = [t for w in q.words + q.phrases for t in tokens.terms(w)]
+    words = rerank.query_terms(q)
     ids = lexical.term_ids(lib.store.conn, index, words)
     counts: dict[int, int] = {}
     for w in words:
@@ -119,6 +120,7 @@ def rank(lib, q: Query, *, mode: str = "hybrid", limit: int = 20,
     cosine = _cosines(vec_index, qvec, index.rowids[cand]) if qvec is not None else np.full(len(cand), np.nan)
     lex_rank = fusion.ranks_in(cand, lex_top)
     sem_rank = fusion.ranks_in(cand, sem_top)
+    features = None
     if mode == "lexical":
         scores = bm25.astype(np.float64)
     elif mode == "semantic":
@@ -127,9 +129,14 @@ def rank(lib, q: Query, *, mode: str = "hybrid", limit: int = 20,
         lex_stats = fusion.Stats.of(bm25_all[lex_top]) if len(lex_top) else fusion.Stats(0.0, 1.0)
         sem_stats = fusion.Stats.of(_cosines(vec_index, qvec, index.rowids[sem_top])) if len(sem_top) else fusion.Stats(0.0, 1.0)
         scores = fusion.fuse(bm25, cosine, lex_rank, sem_rank, lex_stats, sem_stats, params)
+        if params.rerank:
+            scores, features = rerank.apply(lib, index, q, cand, scores, cosine, ids)
     order = np.lexsort((cand, -scores))[:limit]
+    picked = None
+    if features is not None:
+        picked = rerank.Features(features.coverage[order], features.gap[order], features.bigrams[order])
     return Ranking(cand[order], scores[order], bm25[order], cosine[order], lex_rank[order],
-                   sem_rank[order], ids)
+                   sem_rank[order], ids, picked)
 
 
 def _vector_rows(lib, index: lexical.LexicalIndex, vec_index) -> np.ndarray:
@@ -225,6 +232,12 @@ def _explain(paper: dict, q: Query, ranking: Ranking, i: int, mode: str) -> dict
         p = fusion.DEFAULT
         out["fusion"] = {"method": p.method, "lexical_weight": p.lexical_weight,
                          "semantic_weight": p.semantic_weight, "pool": fusion.POOL}
+        f = ranking.features
+        if f is not None:
+            out["rerank"] = {"coverage": _num(f.coverage[i]), "cosine_gap": _num(f.gap[i]),
+                             "bigrams": _num(f.bigrams[i]),
+                             "weights": {"coverage": rerank.W_COVERAGE, "cosine_gap": rerank.W_GAP,
+                                         "bigrams": rerank.W_BIGRAMS, "depth": rerank.DEPTH}}
     return out
 
 

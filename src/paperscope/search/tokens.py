@@ -15,10 +15,13 @@ import re
 import unicodedata
 from functools import lru_cache
 
-VERSION = "t1"  # bump when tokens change: stored postings are rebuilt
+VERSION = "t2"  # bump when tokens change: stored postings are rebuilt
 
-# Letters/digits runs, optionally chained by a single hyphen/slash/dot-free joiner.
-_WORD = re.compile(r"[^\W_]+(?:[-‐‑/][^\W_]+)*")
+# Letters/digits runs, optionally chained by single joiners: hyphens and slashes, and the
+# ^ and _ that rendered LaTeX leaves in method names ("E^2GAN", "S^2IP-LLM", "ℓ_0", "Φ_Flow"),
+# so "E$^2$GAN" and "E2GAN" meet in the joined term "e2gan".
+_JOIN = "[-‐‑/^_]"
+_WORD = re.compile(r"[^\W_]+(?:" + _JOIN + r"[^\W_]+)*")
 _PART = re.compile(r"[^\W_]+")
 
 STOPWORDS = frozenset("""
@@ -91,7 +94,7 @@ def _candidates(words: frozenset[str], prefixes: tuple[str, ...]) -> re.Pattern:
     (a stem is a prefix of its word up to its last letter: "studi" <- "study"), plus every
     compound, whose joined form is checked too."""
     heads = sorted({w[:-1] if len(w) > 3 else w for w in words} | set(prefixes), key=len, reverse=True)
-    alts = [r"(?<![^\W_])[^\W_]++(?:[-‐‑/][^\W_]++)+"]
+    alts = [r"(?<![^\W_])[^\W_]++(?:" + _JOIN + r"[^\W_]++)+"]
     if heads:
         alts.append(r"(?<![^\W_])(?:" + "|".join(re.escape(h) for h in heads) + r")[^\W_]*+")
     return re.compile("|".join(alts))
