@@ -14,11 +14,8 @@
 """
 from __future__ import annotations
 
-import collections
 import sys
 import time
-
-import numpy as np
 
 import _search_data as data
 import _search_eval as ev

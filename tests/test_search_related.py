@@ -76,3 +76,52 @@ def test_related_rejects_unknown_id_and_missing_input(small):
         lib.related("nope")
     with pytest.raises(InputError):
         lib.related(None, text="  ")
+
+
+def test_similarity_is_symmetric(small):
+    # paper-to-paper similarity must not depend on which of the two papers is asked about
+    lib, ids = small
+    for a, b in [("gat", "graphmatch"), ("ddpm", "gan"), ("lora", "bert")]:
+        ab = {r["id"]: r for r in lib.related(ids[a], limit=len(PAPERS))}[ids[b]]
+        ba = {r["id"]: r for r in lib.related(ids[b], limit=len(PAPERS))}[ids[a]]
+        assert ab["score"] == pytest.approx(ba["score"], abs=1e-5)
+        assert ab["similarity"]["lexical"] == pytest.approx(ba["similarity"]["lexical"], abs=1e-5)
+        assert ab["similarity"]["lexical"] > 0
+
+
+def test_shared_rare_words_count_more_than_common_ones(small):
+    lib, ids = small
+    # "molecules" is in one paper, "models" in several: the rare word decides the lexical side
+    res = {r["id"]: r["similarity"]["lexical"] for r in lib.related(text="molecules models", limit=len(PAPERS))}
+    assert max(res, key=res.get) == ids["gat"]
+    assert res[ids["gat"]] > 2 * max(v for k, v in res.items() if k != ids["gat"])
+
+
+def test_draft_of_unknown_words_still_gets_neighbours_by_meaning(small):
+    lib, _ = small
+    res = lib.related(text="Zyxwvut qwertzuiop blorficator", limit=3)
+    assert len(res) == 3
+    assert all(r["similarity"]["lexical"] == 0 for r in res)
+
+
+def test_library_without_stored_postings_gives_the_same_neighbours(tmp_path):
+    # a read-only library whose postings are missing (older version, interrupted ingest) is
+    # tokenised on the fly and must rank exactly like the indexed one
+    lib, ids = make_library(tmp_path, embed=True)
+    want = [(r["id"], r["similarity"]["lexical"]) for r in lib.related(ids["gat"], limit=5)]
+    draft = [r["id"] for r in lib.related(text="attention over atoms in molecules", limit=5)]
+    with lib.store.transaction() as conn:
+        conn.execute("DELETE FROM paper_terms WHERE paper_rowid IN (SELECT rowid FROM papers WHERE id IN (?, ?))",
+                     (ids["gat"], ids["graphmatch"]))
+    path = lib.path
+    lib.close()
+    from paperscope.library import Library
+
+    ro = Library.open(path, readonly=True)
+    try:
+        got = [(r["id"], r["similarity"]["lexical"]) for r in ro.related(ids["gat"], limit=5)]
+        assert [g[0] for g in got] == [w[0] for w in want]
+        assert [g[1] for g in got] == pytest.approx([w[1] for w in want], abs=1e-5)
+        assert [r["id"] for r in ro.related(text="attention over atoms in molecules", limit=5)] == draft
+    finally:
+        ro.close()

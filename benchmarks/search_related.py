@@ -1,0 +1,180 @@
+"""`related` quality: leave-one-out kNN label accuracy (k=10, multi-label keywords, see
+knn_accuracy) and neighbour label precision (share of the 10 nearest papers that carry one of
+the paper's own keywords) on ICLR 2018 / 2017 / 2020, for
+
+- TF-IDF (sklearn, sublinear tf, English stop words): the baseline to beat;
+- the embedding (MiniLM-L6), plain and centred on the library mean (what `related` uses);
+- the term vectors of `related` (search/vectors.py: sublinear tf x smoothed idf, symmetric),
+  and the previous lexical side (a BM25 query vector against BM25F paper weights);
+- the shipped mix, the previous mix (0.6 plain cosine + 0.4 BM25), and the mix by weight.
+
+Every choice in `related` (tf/idf recipe, title weight, centring, the weight) was made on ICLR
+2018 only; ICLR 2017 and 2020 are held out (their mix-by-weight rows are shown, not used).
+The keywords are left out of the libraries: they are the labels.
+
+    .venv/bin/python benchmarks/search_related.py   -> benchmarks/results/search_related.json
+"""
+from __future__ import annotations
+
+import collections
+import sys
+import time
+
+import numpy as np
+
+import _search_data as data
+
+VENUES = ("iclr2018", "iclr2017", "iclr2020")
+TUNED_ON = "iclr2018"
+K = 10
+WEIGHTS = (0.3, 0.4, 0.5, 0.55, 0.6, 0.7, 0.8)
+PREVIOUS_WEIGHT = 0.6
+
+
+def norm_keyword(k: str) -> str:
+    k = " ".join(k.lower().replace("-", " ").split())
+    words = [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in k.split()]
+    return " ".join(words)
+
+
+def labels_for(records: list[dict]) -> tuple[list[set[str]], list[str]]:
+    """Each paper's class keywords. Classes are keywords carried by at least 10 papers and by
+    at most 15 % of them (drops 'deep learning'-like ones); papers with none are left out."""
+    kws = [{norm_keyword(k) for k in r["keywords"] if k.strip()} for r in records]
+    count = collections.Counter(k for ks in kws for k in ks)
+    n = len(records)
+    classes = {k for k, c in count.items() if c >= 10 and c <= 0.15 * n}
+    return [ks & classes for ks in kws], sorted(classes)
+
+
+def _neighbours(sim: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    sim = sim.copy()
+    np.fill_diagonal(sim, -np.inf)
+    return np.argpartition(-sim, K, axis=1)[:, :K], sim
+
+
+def knn_accuracy(sim: np.ndarray, labels: list[set[str]]) -> float:
+    """Leave-one-out kNN: the 10 most similar other papers vote for each of their classes; the
+    top class (ties: larger summed similarity, then name) is a hit when it is one of the
+    paper's own. (Name as last tie-break: the result no longer depends on set order.)"""
+    nn, sim = _neighbours(sim)
+    correct = 0
+    for i in range(len(labels)):
+        counts: collections.Counter = collections.Counter()
+        votes: dict[str, float] = collections.defaultdict(float)
+        for j in nn[i]:
+            for lab in labels[j]:
+                counts[lab] += 1
+                votes[lab] += float(sim[i, j])
+        pred = max(sorted(counts), key=lambda lab: (counts[lab], votes[lab])) if counts else None
+        correct += pred in labels[i]
+    return round(correct / len(labels), 4)
+
+
+def label_precision(sim: np.ndarray, labels: list[set[str]]) -> float:
+    """Mean share of the 10 nearest other papers sharing at least one class with the paper."""
+    nn, _ = _neighbours(sim)
+    return round(float(np.mean([np.mean([bool(labels[i] & labels[j]) for j in nn[i]])
+                                for i in range(len(labels))])), 4)
+
+
+def previous_bm25_cosines(lib, index, text: str) -> np.ndarray:
+    """The lexical side `related` used before: the text as a BM25 query vector (saturated tf x
+    BM25 idf, L2-normalised) against each paper's BM25F weights, divided by their norm."""
+    from paperscope.search import lexical, tokens
+
+    counts = collections.Counter(tokens.terms(text))
+    ids = lexical.term_ids(lib.store.conn, index, counts)
+    if not ids:
+        return np.zeros(index.size, np.float32)
+    n, k1 = max(index.size, 1), lexical.K1
+    tid = [ids[t] for t in ids]
+    tf = np.array([counts[t] for t in ids], dtype=np.float32)
+    df = np.array([index.df(i) for i in tid], dtype=np.float32)
+    w = tf * (k1 + 1) / (k1 + tf) * np.log1p((n - df + 0.5) / (df + 0.5))
+    w /= max(float(np.linalg.norm(w)), 1e-9)
+    norms = np.sqrt(np.bincount(index.indices, weights=index.data.astype(np.float64) ** 2,
+                                minlength=index.size))
+    return index.scores([([t], float(x)) for t, x in zip(tid, w)]) / np.maximum(norms, 1e-9)
+
+
+def venue_sims(name: str) -> tuple[dict[str, np.ndarray], list[set[str]], int]:
+    """Similarity matrices over the labelled papers of one venue, each row scored the way
+    `related` scores that paper as the query."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from paperscope.search import hybrid, related, semantic
+
+    records = data.dedupe(data.CORPUS[name]())
+    labels, classes = labels_for(records)
+    lib = data.library(name, records, titles=True, keywords=False)  # keywords are the labels
+    found = [data.paper_id(lib, r) for r in records]  # None: rejected by the ingester
+    keep = [i for i, lab in enumerate(labels) if lab and found[i]]
+    recs, labs, ids = [records[i] for i in keep], [labels[i] for i in keep], [found[i] for i in keep]
+    texts = [semantic.paper_text(r["title"], r["abstract"]) for r in recs]
+    tfidf = TfidfVectorizer(sublinear_tf=True, stop_words="english").fit_transform(texts)
+    vec = semantic.vector_index(lib)
+    index = hybrid.lexical_index(lib)
+    rowid_of = dict(lib.store.conn.execute("SELECT id, rowid FROM papers"))
+    rowids = np.array([rowid_of[p] for p in ids], dtype=np.int64)
+    emb = vec.matrix[vec.positions(rowids)]
+    pos = index.positions(rowids)
+    mean = related.embedding_mean(lib, vec)
+    sims = {"TF-IDF (sklearn, sublinear)": (tfidf @ tfidf.T).toarray(),
+            "embedding (MiniLM-L6)": emb @ emb.T,
+            "embedding, centred": np.stack([related.centred_cosines(emb, q, mean) for q in emb]),
+            "term vectors (related)": np.stack([related.lexical_cosines(lib, index, rowid=int(r))[pos]
+                                                for r in rowids]),
+            "BM25 query vs BM25F (previous)": np.stack([previous_bm25_cosines(lib, index, t)[pos]
+                                                        for t in texts])}
+    lib.close()
+    return sims, labs, len(classes)
+
+
+def knn() -> dict:
+    from paperscope.search import related
+
+    out = {}
+    for name in VENUES:
+        sims, labs, n_classes = venue_sims(name)
+        emb, cen = sims["embedding (MiniLM-L6)"], sims["embedding, centred"]
+        lex, old = sims["term vectors (related)"], sims["BM25 query vs BM25F (previous)"]
+        w = related.SEMANTIC_WEIGHT
+        sims[f"related (shipped: {w} centred + {1 - w:.2f} term vectors)"] = w * cen + (1 - w) * lex
+        sims[f"previous related ({PREVIOUS_WEIGHT} cosine + {1 - PREVIOUS_WEIGHT:.1f} BM25)"] = (
+            PREVIOUS_WEIGHT * emb + (1 - PREVIOUS_WEIGHT) * old)
+        res: dict = {"papers": len(labs), "classes": n_classes, "used_for_tuning": name == TUNED_ON}
+        res["knn_accuracy"] = {m: knn_accuracy(s, labs) for m, s in sims.items()}
+        res["label_precision@10"] = {m: label_precision(s, labs) for m, s in sims.items()}
+        mixes = {x: x * cen + (1 - x) * lex for x in WEIGHTS}
+        res["mix by weight (centred + term vectors)"] = {
+            str(x): {"knn_accuracy": knn_accuracy(s, labs), "label_precision@10": label_precision(s, labs)}
+            for x, s in mixes.items()}
+        out[name] = res
+        print(f"\n{name}: {res['papers']} labelled papers, {n_classes} classes"
+              f"{' (TUNING set: every choice made here)' if name == TUNED_ON else ' (held out)'}")
+        print(f"  {'method':52s} {'kNN acc':>8s} {'P@10':>6s}")
+        for m in sims:
+            print(f"  {m:52s} {100 * res['knn_accuracy'][m]:7.1f}% {100 * res['label_precision@10'][m]:5.1f}%")
+        print("  mix by weight (acc/P@10): " + ", ".join(
+            f"{x}: {100 * v['knn_accuracy']:.1f}/{100 * v['label_precision@10']:.1f}"
+            for x, v in res["mix by weight (centred + term vectors)"].items()))
+    return out
+
+
+def main() -> int:
+    if not data.available():
+        print("corpora not found: skipped")
+        return 0
+    started = time.time()
+    from paperscope.search import related
+
+    result = {"knn_label_accuracy": knn(), "k": K, "tuned_on": TUNED_ON,
+              "semantic_weight": related.SEMANTIC_WEIGHT, "machine": data.machine(),
+              "seconds": round(time.time() - started, 1)}
+    print("\nwritten", data.write_result("search_related", result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
