@@ -7,6 +7,8 @@ the paper's own keywords) on ICLR 2018 / 2017 / 2020, for
 - the term vectors of `related` (search/vectors.py: sublinear tf x smoothed idf, symmetric),
   and the previous lexical side (a BM25 query vector against BM25F paper weights);
 - the shipped mix, the previous mix (0.6 plain cosine + 0.4 BM25), and the mix by weight.
+- re-ranking variants over the whole library (query expansion, reciprocal boost, CSLS
+  hubness correction, standardised fusion, LSA): tried, none shipped (VARIANTS_VERDICT).
 
 Every choice in `related` (tf/idf recipe, title weight, centring, the weight) was made on ICLR
 2018 only; ICLR 2017 and 2020 are held out (their mix-by-weight rows are shown, not used).
@@ -98,12 +100,13 @@ def previous_bm25_cosines(lib, index, text: str) -> np.ndarray:
     return index.scores([([t], float(x)) for t, x in zip(tid, w)]) / np.maximum(norms, 1e-9)
 
 
-def venue_sims(name: str) -> tuple[dict[str, np.ndarray], list[set[str]], int]:
+def venue_sims(name: str) -> tuple[dict[str, np.ndarray], list[set[str]], int, dict]:
     """Similarity matrices over the labelled papers of one venue, each row scored the way
-    `related` scores that paper as the query."""
+    `related` scores that paper as the query, and (last) the whole library's centred-embedding
+    and term-vector matrices with the labelled papers' positions, for the re-ranking variants."""
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    from paperscope.search import hybrid, related, semantic
+    from paperscope.search import hybrid, related, semantic, vectors
 
     records = data.dedupe(data.CORPUS[name]())
     labels, classes = labels_for(records)
@@ -120,15 +123,114 @@ def venue_sims(name: str) -> tuple[dict[str, np.ndarray], list[set[str]], int]:
     emb = vec.matrix[vec.positions(rowids)]
     pos = index.positions(rowids)
     mean = related.embedding_mean(lib, vec)
+    every = index.rowids.astype(np.int64)  # the whole library, lexical-index order
+    full_emb = vec.matrix[vec.positions(every)]
+    full = {"centred": np.stack([related.centred_cosines(full_emb, q, mean) for q in full_emb]),
+            "terms": np.stack([related.lexical_cosines(lib, index, rowid=int(r)) for r in every]),
+            "term_matrix": _term_matrix(vectors.for_library(lib, index)), "labelled": pos}
     sims = {"TF-IDF (sklearn, sublinear)": (tfidf @ tfidf.T).toarray(),
             "embedding (MiniLM-L6)": emb @ emb.T,
-            "embedding, centred": np.stack([related.centred_cosines(emb, q, mean) for q in emb]),
-            "term vectors (related)": np.stack([related.lexical_cosines(lib, index, rowid=int(r))[pos]
-                                                for r in rowids]),
+            "embedding, centred": full["centred"][np.ix_(pos, pos)],
+            "term vectors (related)": full["terms"][np.ix_(pos, pos)],
             "BM25 query vs BM25F (previous)": np.stack([previous_bm25_cosines(lib, index, t)[pos]
                                                         for t in texts])}
     lib.close()
-    return sims, labs, len(classes)
+    return sims, labs, len(classes), full
+
+
+def _term_matrix(tv):
+    """The term vectors as a paper x term CSR matrix (for LSA)."""
+    from scipy import sparse
+
+    return sparse.csc_matrix((tv.data, tv.indices, tv.indptr), shape=(tv.size, len(tv.indptr) - 1)).tocsr()
+
+
+# Re-ranking variants tried on top of the shipped mix (none shipped, see VARIANTS_VERDICT).
+# Each family's parameters are the best ICLR 2018 kNN accuracy of a small grid (ties: P@10):
+# AQE m 1-8 with uniform / 1/(r+1) / sim^3 weights; reciprocal k 5-20, boost 0.02-0.1; CSLS
+# k 5-50; standardised mix weight 0.4-0.7; LSA 100/200/300 dims mixed 0.25/0.5 into the terms.
+VARIANTS_VERDICT = ("nothing ships: query expansion lowers kNN accuracy; hubness corrections "
+                    "(reciprocal boost, CSLS) trade label precision for kNN accuracy on ICLR 2018 "
+                    "(and the pool-local CSLS, the only one cheap at 26k papers, loses 3 pt P@10); "
+                    "standardised fusion and LSA are within noise")
+
+
+def _off_diagonal(sim: np.ndarray) -> np.ndarray:
+    sim = sim.copy()
+    np.fill_diagonal(sim, -np.inf)
+    return sim
+
+
+def expand_query(sim: np.ndarray, m: int, alpha: float | None = None) -> np.ndarray:
+    """Average query expansion on similarity rows (= on the vectors, the sides being linear in
+    the query): row i joined by the rows of its top-m neighbours, weighted 1 (uniform) or by
+    their similarity ** alpha (alpha-QE)."""
+    n = len(sim)
+    nn = np.argsort(-_off_diagonal(sim), axis=1)[:, :m]
+    out, total = sim.copy(), np.ones(n)
+    for r in range(m):
+        w = np.ones(n) if alpha is None else np.maximum(sim[np.arange(n), nn[:, r]], 0) ** alpha
+        out += w[:, None] * sim[nn[:, r]]
+        total += w
+    return out / total[:, None]
+
+
+def reciprocal_boost(sim: np.ndarray, k: int, beta: float, pool: int = 100) -> np.ndarray:
+    """+beta for a candidate whose own top-k, inside the query's top-`pool` candidates and the
+    query, holds the query (k-reciprocal style, computed on the pool only)."""
+    out = np.full_like(sim, -np.inf)
+    top = np.argpartition(-_off_diagonal(sim), pool, axis=1)[:, :pool]
+    for i in range(len(sim)):
+        ring = np.r_[i, top[i]]
+        sub = _off_diagonal(sim[np.ix_(ring, ring)])
+        rank = (sub[1:] > sub[1:, :1]).sum(axis=1)  # how many candidates beat the query
+        out[i, top[i]] = sim[i, top[i]] + beta * (rank < k)
+    return out
+
+
+def csls(sim: np.ndarray, k: int, pool: int | None = None) -> np.ndarray:
+    """Cross-domain similarity local scaling (hubness correction): sim - r_k(candidate) / 2,
+    r_k = mean similarity of the candidate to its k nearest papers, over the whole library or
+    (pool) only inside the query's top-`pool` candidates and the query."""
+    if pool is None:
+        r = -np.partition(-_off_diagonal(sim), k - 1, axis=1)[:, :k].mean(axis=1)
+        return sim - 0.5 * r[None, :]
+    out = np.full_like(sim, -np.inf)
+    top = np.argpartition(-_off_diagonal(sim), pool, axis=1)[:, :pool]
+    for i in range(len(sim)):
+        ring = np.r_[i, top[i]]
+        sub = _off_diagonal(sim[np.ix_(ring, ring)])[1:]
+        out[i, top[i]] = sim[i, top[i]] - 0.5 * (-np.partition(-sub, k - 1, axis=1)[:, :k]).mean(axis=1)
+    return out
+
+
+def standardised(sim: np.ndarray, pool: int = 100) -> np.ndarray:
+    """Each query's row as z-scores over its top-`pool` candidates."""
+    top = -np.partition(-_off_diagonal(sim), pool, axis=1)[:, :pool]
+    return (sim - top.mean(axis=1, keepdims=True)) / (top.std(axis=1, keepdims=True) + 1e-9)
+
+
+def lsa_cosines(term_matrix, dims: int) -> np.ndarray:
+    from sklearn.decomposition import TruncatedSVD
+
+    u = TruncatedSVD(dims, random_state=0).fit_transform(term_matrix)
+    u /= np.maximum(np.linalg.norm(u, axis=1, keepdims=True), 1e-12)
+    return u @ u.T
+
+
+def variants(full: dict, w: float) -> dict[str, np.ndarray]:
+    """Whole-library similarity matrices of each variant (rows: queries)."""
+    cen, lex = full["centred"], full["terms"]
+    mix = w * cen + (1 - w) * lex
+    return {"shipped mix": mix,
+            "+ AQE, 4 neighbours, uniform": expand_query(mix, 4),
+            "+ AQE, 4 neighbours, sim^3 weights": expand_query(mix, 4, alpha=3.0),
+            "+ reciprocal boost (pool 100, k=5, +0.05)": reciprocal_boost(mix, 5, 0.05),
+            "+ CSLS k=20 (whole library)": csls(mix, 20),
+            "+ CSLS k=10 (pool 100 only)": csls(mix, 10, pool=100),
+            "standardised fusion (top-100 z, 0.6)": 0.6 * standardised(cen) + 0.4 * standardised(lex),
+            "terms 0.75 + LSA-300 0.25, mix": w * cen + (1 - w) * (0.75 * lex + 0.25 * lsa_cosines(
+                full["term_matrix"], 300))}
 
 
 def knn() -> dict:
@@ -136,7 +238,7 @@ def knn() -> dict:
 
     out = {}
     for name in VENUES:
-        sims, labs, n_classes = venue_sims(name)
+        sims, labs, n_classes, full = venue_sims(name)
         emb, cen = sims["embedding (MiniLM-L6)"], sims["embedding, centred"]
         lex, old = sims["term vectors (related)"], sims["BM25 query vs BM25F (previous)"]
         w = related.SEMANTIC_WEIGHT
@@ -150,6 +252,11 @@ def knn() -> dict:
         res["mix by weight (centred + term vectors)"] = {
             str(x): {"knn_accuracy": knn_accuracy(s, labs), "label_precision@10": label_precision(s, labs)}
             for x, s in mixes.items()}
+        pos = full["labelled"]
+        res["re-ranking variants (not shipped)"] = {
+            m: {"knn_accuracy": knn_accuracy(s[np.ix_(pos, pos)], labs),
+                "label_precision@10": label_precision(s[np.ix_(pos, pos)], labs)}
+            for m, s in variants(full, w).items()}
         out[name] = res
         print(f"\n{name}: {res['papers']} labelled papers, {n_classes} classes"
               f"{' (TUNING set: every choice made here)' if name == TUNED_ON else ' (held out)'}")
@@ -159,6 +266,9 @@ def knn() -> dict:
         print("  mix by weight (acc/P@10): " + ", ".join(
             f"{x}: {100 * v['knn_accuracy']:.1f}/{100 * v['label_precision@10']:.1f}"
             for x, v in res["mix by weight (centred + term vectors)"].items()))
+        print(f"  {'re-ranking variant (whole library, not shipped)':52s} {'kNN acc':>8s} {'P@10':>6s}")
+        for m, v in res["re-ranking variants (not shipped)"].items():
+            print(f"  {m:52s} {100 * v['knn_accuracy']:7.1f}% {100 * v['label_precision@10']:5.1f}%")
     return out
 
 
@@ -170,7 +280,8 @@ def main() -> int:
     from paperscope.search import related
 
     result = {"knn_label_accuracy": knn(), "k": K, "tuned_on": TUNED_ON,
-              "semantic_weight": related.SEMANTIC_WEIGHT, "machine": data.machine(),
+              "semantic_weight": related.SEMANTIC_WEIGHT,
+              "variants_verdict": VARIANTS_VERDICT, "machine": data.machine(),
               "seconds": round(time.time() - started, 1)}
     print("\nwritten", data.write_result("search_related", result))
     return 0
