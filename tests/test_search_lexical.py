@@ -43,6 +43,17 @@ def test_prefix_matches_word_starts(small):
     assert lex(lib, "xyzzy*") == []
 
 
+def test_prefix_matches_words_whose_stem_is_shorter_than_the_prefix(small):
+    lib, _ = small
+    # "normalizing" is indexed under its stem "normal", "representation" under "represent":
+    # a prefix reaching past the stem still finds them through the surface words.
+    assert lex(lib, "normaliz*") == [TITLE["flow"]]
+    assert lex(lib, "representat*") == [TITLE["bert"]]
+    found = lib.search("normaliz*", mode="lexical")[0]
+    text = found["snippet"]["text"]
+    assert any(text[a:b].lower() == "normalizing" for a, b in found["snippet"]["highlights"])
+
+
 def test_exclusion_drops_papers_with_the_word(small):
     lib, _ = small
     with_gan = lex(lib, "generative")
@@ -100,6 +111,28 @@ def test_latex_markup_is_not_indexed_but_latex_queries_work(small):
     lib, _ = small
     assert lex(lib, "mathcal") == []  # only the LaTeX source says it
     assert lex(lib, r"$\mathcal{O}(\sqrt{T})$ regret")[0] == TITLE["bandit"]
+
+
+def test_latex_superscripts_in_method_names_meet_their_plain_spelling(tmp_path):
+    from search_support import write_papers
+
+    from paperscope.library import Library
+
+    papers = [
+        {"title": None, "venue": "ICML", "year": 2024,
+         "abstract": "We present E$^2$GAN, an efficient GAN for image-to-image translation that runs on "
+                     "mobile phones in real time after distillation from a large diffusion model."},
+        {"title": None, "venue": "ICML", "year": 2024,
+         "abstract": "A generative adversarial network with two discriminators makes image-to-image "
+                     "translation efficient and stable, without any paired examples at training time."},
+    ]
+    lib = Library.open(tmp_path / "lib.db")
+    lib.ingest([write_papers(tmp_path / "p.jsonl", [{k: v for k, v in p.items() if v} for p in papers])],
+               embed=False)
+    for query in ("E2GAN", r"E$^2$GAN", "E^2GAN"):
+        res = lib.search(query, mode="lexical")
+        assert res and "E^2GAN" in res[0]["abstract"], query
+    lib.close()
 
 
 def test_snippet_highlights_point_at_query_words(small):

@@ -120,6 +120,22 @@ def test_hybrid_explains_both_sides(samples_lib):
     assert e["mode"] == "hybrid" and e["lexical_rank"] and e["semantic_rank"]
     assert e["bm25"] > 0 and 0 < e["cosine"] <= 1 and e["fused_score"] == res[0]["score"]
     assert "lora" in e["matched_terms"] and "abstract" in e["matched_fields"]
+    r = e["rerank"]
+    assert 0 < r["coverage"] <= 1 and r["cosine_gap"] <= 0 and r["bigrams"] is not None
+    scores = [x["score"] for x in res]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_second_stage_prefers_the_paper_holding_the_query_words_in_order(samples_lib):
+    from paperscope.search import rerank
+
+    assert rerank.bigram_share(["flow", "match"], "Flow matching trains fast.") == 1.0
+    assert rerank.bigram_share(["flow", "match"], "matching the flow") == 0.0
+    assert rerank.bigram_share(["flow"], "flow matching") == 0.0  # one word: no pairs
+    res = samples_lib.search("recover the original weights from LoRA fine-tuned models", limit=10,
+                             explain=True)
+    cov = [x["explain"]["rerank"]["coverage"] for x in res]
+    assert cov[0] == max(cov)  # the known paper holds the most of the query's weight
 
 
 def test_vector_snapshot_matches_the_rows_and_follows_removals(tmp_path, samples_dir):

@@ -9,9 +9,11 @@ positional index for quoted phrases and author filters.
 """
 from __future__ import annotations
 
+import heapq
+import itertools
 import sqlite3
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -25,6 +27,8 @@ FIELD_WEIGHTS = (3.0, 1.0, 1.0, 1.0, 1.5)
 FIELD_B = (0.5, 0.5, 0.75, 0.3, 0.3)
 K1 = 1.2
 SNAPSHOT = "lexical"
+CHUNK = 2000  # papers per step of the index build: ~20 MB of working memory on real abstracts
+# beside the index itself (benchmarks/lexical_build_memory.py)
 
 
 @dataclass
@@ -85,54 +89,23 @@ class LexicalIndex:
 
 def build_index(rowids: np.ndarray, lengths: list[bytes], keys: list[tuple[np.ndarray, np.ndarray]],
                 *, field_weights: Sequence[float] = FIELD_WEIGHTS, field_b: Sequence[float] = FIELD_B,
-                k1: float = K1) -> LexicalIndex:
+                k1: float = K1, chunk: int = CHUNK) -> LexicalIndex:
     """BM25F matrix from postings given in `rowids` order."""
-    n = len(rowids)
-    nf = len(postings.FIELDS)
-    if n == 0:
-        return LexicalIndex(np.zeros(0, np.int64), np.zeros(1, np.int64), np.zeros(0, np.int32),
-                            np.zeros(0, np.float32))
-    from scipy import sparse
+    rowids = np.asarray(rowids, dtype=np.int64)
 
-    field_len = np.frombuffer(b"".join(lengths), dtype=np.uint16).reshape(n, nf).astype(np.float32)
-    sizes = np.fromiter((len(k) for k, _ in keys), dtype=np.int64, count=n)
-    packed = np.concatenate([k for k, _ in keys])
-    counts = np.concatenate([c for _, c in keys]).astype(np.float32)
-    doc = np.repeat(np.arange(n, dtype=np.int64), sizes)
-    term = (packed >> 3).astype(np.int64)
-    field = (packed & 7).astype(np.int64)
-    present = field_len > 0
-    avg = np.where(present.any(0), field_len.sum(0) / np.maximum(present.sum(0), 1), 1.0)
-    b = np.asarray(field_b, dtype=np.float32)
-    norm = 1.0 - b[field] + b[field] * field_len[doc, field] / avg[field]
-    wtf = np.asarray(field_weights, dtype=np.float32)[field] * counts / norm
-    # Postings are sorted by (term, field) within a paper: fold a term's fields together.
-    first = np.ones(len(term), dtype=bool)
-    first[1:] = (term[1:] != term[:-1]) | (doc[1:] != doc[:-1])
-    starts = np.flatnonzero(first)
-    summed = np.add.reduceat(wtf, starts)
-    uterm, udoc = term[starts], doc[starts]
-    n_terms = int(uterm.max()) + 1
-    df = np.bincount(uterm, minlength=n_terms)
-    idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
-    weight = (summed * (k1 + 1.0) / (k1 + summed) * idf[uterm]).astype(np.float32)
-    doc_ptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(udoc, minlength=n), out=doc_ptr[1:])
-    by_term = sparse.csr_matrix((weight, uterm.astype(np.int32), doc_ptr), shape=(n, n_terms)).tocsc()
-    return LexicalIndex(np.asarray(rowids, dtype=np.int64), by_term.indptr.astype(np.int64),
-                        by_term.indices.astype(np.int32), by_term.data.astype(np.float32))
+    def chunks() -> Iterator[_Chunk]:
+        for i in range(0, len(rowids), chunk):
+            yield rowids[i:i + chunk], lengths[i:i + chunk], keys[i:i + chunk]
+
+    return _build(chunks, field_weights=field_weights, field_b=field_b, k1=k1)
 
 
-def build_from_store(conn: sqlite3.Connection, **params) -> LexicalIndex:
+def build_from_store(conn: sqlite3.Connection, *, chunk: int = CHUNK, **params) -> LexicalIndex:
     """Index from stored postings plus, tokenised on the fly and not written, any paper that
-    has none yet (so a read-only library still searches everything)."""
-    rows = conn.execute("SELECT t.paper_rowid, t.lengths, t.postings FROM paper_terms t "
-                        "JOIN papers p ON p.rowid = t.paper_rowid WHERE t.tokenizer = ? "
-                        "ORDER BY t.paper_rowid", (tokens.VERSION,)).fetchall()
-    rowids = [r[0] for r in rows]
-    lengths = [r[1] for r in rows]
-    keys = [postings.unpack(r[2]) for r in rows]
+    has none yet (so a read-only library still searches everything). Postings are read
+    `chunk` papers at a time, twice, so memory stays that of a chunk plus the index."""
     stale = postings.stale_rows(conn)
+    extra: list[tuple[int, bytes, bytes]] = []  # (rowid, lengths, packed postings) of stale papers
     memory_terms = None
     if stale:
         vocab = dict(conn.execute("SELECT term, id FROM search_terms"))
@@ -143,17 +116,147 @@ def build_from_store(conn: sqlite3.Connection, **params) -> LexicalIndex:
                 if t not in vocab:
                     vocab[t] = next_id
                     next_id += 1
-            rowids.append(r["rowid"])
-            lengths.append(ln.tobytes())
-            keys.append(postings.unpack(postings.pack(counts, vocab)))
-        order = np.argsort(np.asarray(rowids, dtype=np.int64), kind="stable")
-        rowids = [rowids[i] for i in order]
-        lengths = [lengths[i] for i in order]
-        keys = [keys[i] for i in order]
+            extra.append((r["rowid"], ln.tobytes(), postings.pack(counts, vocab)))
         memory_terms = vocab
-    index = build_index(np.asarray(rowids, dtype=np.int64), lengths, keys, **params)
+    del stale
+
+    def chunks() -> Iterator[_Chunk]:
+        cur = conn.execute("SELECT t.paper_rowid, t.lengths, t.postings FROM paper_terms t "
+                           "JOIN papers p ON p.rowid = t.paper_rowid WHERE t.tokenizer = ? "
+                           "ORDER BY t.paper_rowid", (tokens.VERSION,))
+        rows: Iterator = itertools.chain.from_iterable(iter(lambda: cur.fetchmany(chunk), []))
+        if extra:
+            rows = heapq.merge(rows, extra, key=lambda r: r[0])
+        while batch := list(itertools.islice(rows, chunk)):
+            yield (np.fromiter((r[0] for r in batch), np.int64, len(batch)), [r[1] for r in batch],
+                   [postings.unpack(r[2]) for r in batch])
+
+    index = _build(chunks, **params)
     index.memory_terms = memory_terms
     return index
+
+
+# A chunk of papers in rowid order: rowids, field lengths (uint16 bytes), (keys, counts) each.
+_Chunk = tuple[np.ndarray, Sequence[bytes], Sequence[tuple[np.ndarray, np.ndarray]]]
+
+
+class _PostingsChanged(Exception):
+    """The two passes over the postings did not see the same papers (a concurrent write)."""
+
+
+def _build(chunks: Callable[[], Iterable[_Chunk]], **params) -> LexicalIndex:
+    for _ in range(3):
+        try:
+            return _two_passes(chunks, **params)
+        except _PostingsChanged:
+            continue
+    raise RuntimeError("the library's postings kept changing while the search index was built")
+
+
+def _unpack_chunk(lengths: Sequence[bytes], keys: Sequence[tuple[np.ndarray, np.ndarray]]):
+    """(field lengths float32 (m, fields), paper of each posting, term, field, count, first
+    posting of each (paper, term)). Postings are sorted by (term, field) within a paper."""
+    m = len(keys)
+    field_len = np.frombuffer(b"".join(lengths), dtype=np.uint16).reshape(m, len(postings.FIELDS))
+    sizes = np.fromiter((len(k) for k, _ in keys), dtype=np.int64, count=m)
+    packed = np.concatenate([k for k, _ in keys])
+    doc = np.repeat(np.arange(m, dtype=np.int32), sizes)
+    term = (packed >> 3).astype(np.int32)
+    first = np.ones(len(term), dtype=bool)
+    first[1:] = (term[1:] != term[:-1]) | (doc[1:] != doc[:-1])
+    counts = np.concatenate([c for _, c in keys])
+    return field_len.astype(np.float32), doc, term, (packed & 7).astype(np.intp), counts, first
+
+
+def _two_passes(chunks: Callable[[], Iterable[_Chunk]], *, field_weights: Sequence[float] = FIELD_WEIGHTS,
+                field_b: Sequence[float] = FIELD_B, k1: float = K1) -> LexicalIndex:
+    """Pass 1: paper count, average field lengths and document frequencies. Pass 2: each
+    chunk's BM25F weights, written straight into their columns of the preallocated matrix.
+    The arithmetic (dtypes, order of the float32 length sums) is that of a whole-library
+    build, so the arrays are bit-identical to it (tests/test_lexical_build.py)."""
+    nf = len(postings.FIELDS)
+    len_sum, with_field = np.zeros(nf, np.float32), np.zeros(nf, np.int64)
+    df = np.zeros(0, np.int64)
+    rowid_parts = []
+    for rowids, lengths, keys in chunks():
+        rowid_parts.append(rowids)
+        if not len(rowids):
+            continue
+        field_len, _, term, _, _, first = _unpack_chunk(lengths, keys)
+        # float32 sum in paper order, carried across chunks: the whole-library sum exactly
+        len_sum = np.vstack([len_sum, field_len]).sum(0)
+        with_field += (field_len > 0).sum(0)
+        part = np.bincount(term[first])
+        if len(part) > len(df):
+            df = np.concatenate([df, np.zeros(len(part) - len(df), np.int64)])
+        df[:len(part)] += part
+    all_rowids = np.concatenate(rowid_parts) if rowid_parts else np.zeros(0, np.int64)
+    del rowid_parts
+    n = len(all_rowids)
+    if n == 0:
+        return LexicalIndex(np.zeros(0, np.int64), np.zeros(1, np.int64), np.zeros(0, np.int32),
+                            np.zeros(0, np.float32))
+    avg = np.where(with_field > 0, len_sum / np.maximum(with_field, 1), 1.0)
+    idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
+    indptr = np.zeros(len(df) + 1, dtype=np.int64)
+    np.cumsum(df, out=indptr[1:])
+    del df
+    indices = np.empty(int(indptr[-1]), dtype=np.int32)
+    data = np.empty(int(indptr[-1]), dtype=np.float32)
+    fill = indptr[:-1].copy()  # next free slot of each column
+    b = np.asarray(field_b, dtype=np.float32)
+    fw = np.asarray(field_weights, dtype=np.float32)
+    base = 0
+    for rowids, lengths, keys in chunks():
+        m = len(rowids)
+        if not np.array_equal(rowids, all_rowids[base:base + m]):
+            raise _PostingsChanged
+        if m:
+            term, doc, weight = _chunk_weights(lengths, keys, avg, idf, b, fw, k1)
+            _scatter(term, doc + base, weight, fill, indptr, indices, data)
+        base += m
+    if base != n or not np.array_equal(fill, indptr[1:]):
+        raise _PostingsChanged
+    return LexicalIndex(all_rowids, indptr, indices, data)
+
+
+def _chunk_weights(lengths, keys, avg: np.ndarray, idf: np.ndarray, b: np.ndarray, fw: np.ndarray,
+                   k1: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(term, paper in chunk, BM25F weight) of each (paper, term) of a chunk."""
+    field_len, doc, term, field, counts, first = _unpack_chunk(lengths, keys)
+    # 1 - b + b * len / avg, then weight * count / norm, as the whole-library build computed
+    # them (float32 products, float64 from the division by avg on)
+    bf = b[field]
+    wtf = bf * field_len[doc, field] / avg[field]
+    wtf += 1.0 - bf
+    np.divide(fw[field] * counts.astype(np.float32), wtf, out=wtf)
+    del bf, field, field_len, counts
+    starts = np.flatnonzero(first)
+    summed = np.add.reduceat(wtf, starts) if len(starts) else np.zeros(0)
+    del wtf
+    term, doc = term[starts], doc[starts]
+    if len(term) and int(term.max()) >= len(idf):
+        raise _PostingsChanged
+    return term, doc, (summed * (k1 + 1.0) / (k1 + summed) * idf[term]).astype(np.float32)
+
+
+def _scatter(term: np.ndarray, pos: np.ndarray, weight: np.ndarray, fill: np.ndarray,
+             indptr: np.ndarray, indices: np.ndarray, data: np.ndarray) -> None:
+    """Append a chunk's (term, paper position, weight) entries to their columns; positions
+    ascend across chunks and a stable sort keeps them ascending within one."""
+    if not len(term):
+        return
+    order = np.argsort(term, kind="stable")
+    sorted_terms = term[order]
+    first_at = np.flatnonzero(np.diff(sorted_terms, prepend=-1))
+    uniq = sorted_terms[first_at]
+    per_term = np.diff(first_at, append=len(order))
+    if np.any(fill[uniq] + per_term > indptr[uniq + 1]):
+        raise _PostingsChanged
+    slot = fill[sorted_terms] + (np.arange(len(order)) - np.repeat(first_at, per_term))
+    indices[slot] = pos[order]
+    data[slot] = weight[order]
+    fill[uniq] += per_term
 
 
 # --------------------------------------------------------------------------- snapshot
@@ -243,9 +346,14 @@ def prefix_ids(conn: sqlite3.Connection, index: LexicalIndex, prefix: str, limit
     if index.memory_terms is not None:
         found = [i for t, i in index.memory_terms.items() if t.startswith(prefix)]
     else:
-        found = [r[0] for r in conn.execute(
-            "SELECT id FROM search_terms WHERE term >= ? AND term < ? LIMIT 20000",
-            (prefix, prefix + "\U0010ffff"))]
+        # Surface words first ("generaliz" -> "generalization", stored under "general"), then
+        # stemmed terms, for libraries indexed before surface words were kept.
+        span = (prefix, prefix + "\U0010ffff")
+        found = {r[0] for r in conn.execute(
+            "SELECT DISTINCT term_id FROM search_words WHERE word >= ? AND word < ? LIMIT 20000", span)}
+        found |= {r[0] for r in conn.execute(
+            "SELECT id FROM search_terms WHERE term >= ? AND term < ? LIMIT 20000", span)}
+        found = list(found)
     found = [i for i in found if index.df(i) > 0]
     found.sort(key=lambda i: -index.df(i))
     return found[:limit]

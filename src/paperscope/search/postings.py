@@ -56,13 +56,29 @@ def unpack(blob: bytes) -> tuple[np.ndarray, np.ndarray]:
             np.frombuffer(blob, dtype=np.uint16, count=k, offset=4 * k))
 
 
-def stale_rows(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+def stale_rowids(conn: sqlite3.Connection) -> list[int]:
     """Papers without current postings (new, changed, or made by an older tokenizer)."""
-    return conn.execute(
-        "SELECT p.rowid AS rowid, p.title, p.label, p.abstract, p.authors, p.keywords FROM papers p "
-        "LEFT JOIN paper_terms t ON t.paper_rowid = p.rowid "
-        "WHERE t.paper_rowid IS NULL OR t.tokenizer != ? ORDER BY p.rowid",
-        (tokens.VERSION,)).fetchall()
+    return [r[0] for r in conn.execute(
+        "SELECT p.rowid FROM papers p LEFT JOIN paper_terms t ON t.paper_rowid = p.rowid "
+        "WHERE t.paper_rowid IS NULL OR t.tokenizer != ? ORDER BY p.rowid", (tokens.VERSION,))]
+
+
+def rows_for(conn: sqlite3.Connection, rowids: Sequence[int]) -> list[sqlite3.Row]:
+    """The indexed fields of the given papers, in rowid order."""
+    out: list[sqlite3.Row] = []
+    for i in range(0, len(rowids), 500):
+        part = list(rowids[i:i + 500])
+        marks = ",".join("?" for _ in part)
+        out += conn.execute(
+            "SELECT rowid AS rowid, title, label, abstract, authors, keywords FROM papers "
+            f"WHERE rowid IN ({marks}) ORDER BY rowid", part).fetchall()
+    return out
+
+
+def stale_rows(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+    """The indexed fields of every paper without current postings (all in memory: for
+    read-only libraries, which cannot store them)."""
+    return rows_for(conn, stale_rowids(conn))
 
 
 def row_postings(row: sqlite3.Row) -> tuple[np.ndarray, dict[tuple[str, int], int]]:
@@ -73,14 +89,18 @@ def row_postings(row: sqlite3.Row) -> tuple[np.ndarray, dict[tuple[str, int], in
 def index_missing(store, progress: Callable[[str, int, int], None] | None = None) -> int:
     """Compute and store postings for papers that have none; one transaction per batch.
     Returns how many papers were indexed."""
-    rows = stale_rows(store.conn)
-    total = len(rows)
+    stale = stale_rowids(store.conn)  # ids only: texts are read one batch at a time
+    total = len(stale)
     if not total:
         return 0
     vocab = dict(store.conn.execute("SELECT term, id FROM search_terms"))
     for start in range(0, total, BATCH):
-        chunk = rows[start:start + BATCH]
+        chunk = rows_for(store.conn, stale[start:start + BATCH])
         made = [(r["rowid"], *row_postings(r)) for r in chunk]
+        surface: dict[str, str] = {}
+        for r in chunk:
+            for text in paper_fields(r["title"], r["label"], r["abstract"], r["authors"], r["keywords"]):
+                surface.update(tokens.words(text))
         with store.transaction() as conn:
             new_terms = sorted({t for _, _, c in made for (t, _) in c if t not in vocab})
             if new_terms:
@@ -91,6 +111,8 @@ def index_missing(store, progress: Callable[[str, int, int], None] | None = None
                     marks = ",".join("?" for _ in part)
                     vocab.update(conn.execute(
                         f"SELECT term, id FROM search_terms WHERE term IN ({marks})", part))
+            conn.executemany("INSERT OR REPLACE INTO search_words(word, term_id) VALUES (?, ?)",
+                             [(w, vocab[t]) for w, t in surface.items() if t in vocab])
             conn.executemany(
                 "INSERT OR REPLACE INTO paper_terms(paper_rowid, tokenizer, lengths, postings) "
                 "VALUES (?, ?, ?, ?)",

@@ -15,7 +15,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-VERSION = "t2"  # bump when tokens change: stored postings are rebuilt
+VERSION = "t3"  # bump when tokens change: stored postings are rebuilt
 
 # Letters/digits runs, optionally chained by single joiners: hyphens and slashes, and the
 # ^ and _ that rendered LaTeX leaves in method names ("E^2GAN", "S^2IP-LLM", "ℓ_0", "Φ_Flow"),
@@ -131,6 +131,24 @@ def match_spans(text: str, words: set[str], prefixes: list[str]) -> list[tuple[i
             out += [span(m.start() + p.start(), m.start() + p.end()) for p in parts if hit(p.group(0))]
         elif hit(token):
             out.append(span(m.start(), m.end()))
+    return out
+
+
+def words(text: str | None) -> dict[str, str]:
+    """{folded unstemmed word: its term} for every word and joined compound of a text: the
+    surface forms a prefix query is matched against."""
+    out: dict[str, str] = {}
+    if not text:
+        return out
+    for m in _WORD.finditer(fold(text)):
+        parts = _PART.findall(m.group(0))
+        if len(parts) > 1:
+            joined = "".join(parts)
+            if len(joined) <= MAX_TERM:
+                out[joined] = stem(joined)
+        for word in parts:
+            if word not in STOPWORDS and len(word) <= MAX_TERM:
+                out[word] = stem(word)
     return out
 
 
