@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from .ingest import IngestReport, Ingester
 from .model import InputError, Paper
 from .store import Store
+
+if TYPE_CHECKING:  # the readers are imported on first ingest: a search need not load them
+    from .ingest import IngestReport
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
@@ -64,6 +66,8 @@ class Library:
                embed: bool = True, progress: Progress | None = None) -> IngestReport:
         """Read list files (or folders of them) into the library. Idempotent; one transaction
         per batch; derived data (facts, embeddings) computed for new or changed papers only."""
+        from .ingest import Ingester
+
         report = Ingester(self.store, fmt=fmt, venue=venue, year=year, strict=strict,
                           progress=progress).run(paths)
         self.invalidate()

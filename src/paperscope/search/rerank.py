@@ -25,7 +25,7 @@ import numpy as np
 
 from . import tokens
 
-DEPTH = 10
+DEPTH = 5  # 5, 10 and 20 score the same on the tuning sets (within 0.0003); 5 costs least
 W_COVERAGE = 4.0
 W_GAP = 4.0
 W_BIGRAMS = 2.0

@@ -89,6 +89,7 @@ def _fold_char_map(text: str) -> tuple[str, list[int] | range]:
     return "".join(chars), where
 
 
+@lru_cache(maxsize=256)  # one pattern per query, reused for each result's snippet
 def _candidates(words: frozenset[str], prefixes: tuple[str, ...]) -> re.Pattern:
     """A regex finding every word that might stem to one of `words` or start with a prefix
     (a stem is a prefix of its word up to its last letter: "studi" <- "study"), plus every
