@@ -153,3 +153,10 @@ def test_collection_sorted_by_topic_groups_papers_under_topic_headings(client):
     html = client.get("/c/ICML 2024", params={"sort": "topic", "limit": 200}).text
     headings = re.findall(r'<h2 class="group"><a [^>]*>([^<]*)</a>', html)
     assert headings == [str(escape(tp["label"])) for tp in topics]
+
+
+def test_search_page_explains_the_second_stage(client):
+    html = client.get("/search?q=graph+networks+for+molecules").text
+    assert "second stage" in html and "share of the query" in html
+    # the sum shown is the result's score: fusion + weighted second-stage signals
+    assert re.search(r"word pairs in order [-0-9.]+ = [-0-9.]+", html)
