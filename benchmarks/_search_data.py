@@ -158,9 +158,12 @@ def seed_embeddings(lib) -> int:
 
 def paper_id(lib, record: dict) -> str | None:
     """The library id of this record's paper (identity = its abstract, as the ingester keys it)."""
-    from paperscope.model import clean_text, latex_to_plain, match_key
+    from paperscope.model import clean_text, decode_entities, latex_to_plain, match_key
 
-    return lib.store.paper_for_keys([f"a:{match_key(latex_to_plain(clean_text(record['abstract'])))}"])
+    raw = clean_text(record["abstract"])
+    decoded = clean_text(decode_entities(raw))  # as the readers store it; libraries cached by
+    keys = [f"a:{match_key(latex_to_plain(t))}" for t in (decoded, raw)]  # older versions: raw
+    return lib.store.paper_for_keys(keys)
 
 
 def write_result(name: str, data: dict) -> Path:

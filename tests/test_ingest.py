@@ -176,3 +176,42 @@ def test_latin1_and_utf16_lists_go_in_with_a_warning_not_a_skip(lib, tmp_path):
     # --strict accepts a file whose only note is a decoding warning
     strict = lib.ingest([tmp_path / "latin1.txt"], strict=True, embed=False)
     assert strict.ok
+
+
+ENTITY_ABSTRACT = ("We study the model&#39;s calibration under shift &amp;amp; show that a "
+                   "temperature fitted on one domain transfers when the &quot;shift&quot; is mild, "
+                   "with experiments on twelve benchmarks and three architectures.")
+
+
+def _entity_csv(path):
+    path.write_text("title,abstract,venue,year\n"
+                    f'"Calibration &amp; Shift","{ENTITY_ABSTRACT}",NeurIPS,2018\n', encoding="utf-8")
+    return path
+
+
+def test_html_entities_in_exports_are_decoded(lib, tmp_path):
+    lib.ingest([_entity_csv(tmp_path / "nips.csv")], embed=False)
+    (paper,) = lib.papers()
+    assert "the model's calibration" in paper["abstract"]
+    assert "shift & show" in paper["abstract"] and '"shift"' in paper["abstract"]
+    assert paper["title"] == "Calibration & Shift"
+    assert "&#39;" not in paper["abstract"] and "&amp;" not in paper["abstract"]
+    assert lib.search("model's calibration", mode="lexical")[0]["id"] == paper["id"]
+
+
+def test_paper_stored_with_entities_by_an_older_version_is_decoded_not_duplicated(lib, tmp_path, monkeypatch):
+    from paperscope.sources import base
+
+    path = _entity_csv(tmp_path / "nips.csv")
+    with monkeypatch.context() as m:  # an older version kept the entities
+        m.setattr(base, "decode_entities", lambda text: text)
+        lib.ingest([path], embed=False)
+    (old,) = lib.papers()
+    assert "&#39;" in old["abstract"]
+    lib.tag(old["id"], "calibration")
+    report = lib.ingest([path], embed=False)
+    assert report.total("added") == 0 and report.total("merged") == 1
+    (paper,) = lib.papers()
+    assert paper["id"] == old["id"] and "the model's calibration" in paper["abstract"]
+    assert [p["id"] for p in lib.my_papers(tag="calibration")] == [paper["id"]]  # the tag survives
+    assert lib.ingest([path], embed=False).total("unchanged") == 1  # and stays one paper

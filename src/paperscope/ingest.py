@@ -191,6 +191,9 @@ class Ingester:
         if len(tkey) >= MIN_TITLE_KEY:
             keys.append(f"t:{tkey}:{year or ''}")
         existing = store.paper_for_keys(keys)
+        via_legacy = existing is None and bool(rec.legacy_keys)
+        if via_legacy:
+            existing = store.paper_for_keys(rec.legacy_keys)
         authors = [clean_text(a) for a in rec.authors if clean_text(a)]
         keywords = [clean_text(k) for k in rec.keywords if clean_text(k)]
         urls = {k: v.strip() for k, v in rec.urls.items() if v and v.strip()}
@@ -207,6 +210,8 @@ class Ingester:
             return "added", pid, []
         row = store.paper_row(existing)
         changes: dict[str, Any] = {}
+        if via_legacy and row["abstract"] != abstract:  # stored with its HTML entities: decode
+            changes.update(abstract=abstract, abstract_source=abstract_src)
         if not row["title"] and title:
             changes.update(title=title, title_source=title_src)
         if not json.loads(row["authors"]) and authors:
@@ -221,8 +226,10 @@ class Ingester:
         merged_urls = {**urls, **old_urls}
         if merged_urls != old_urls:
             changes["urls"] = json.dumps(merged_urls, ensure_ascii=False)
+        if "title" in changes or "abstract" in changes:
+            changes["text_hash"] = content_hash(changes.get("title", row["title"]),
+                                                changes.get("abstract", row["abstract"]))
         if "title" in changes:
-            changes["text_hash"] = content_hash(changes["title"], row["abstract"])
             changes["label"] = changes["title"]
         store.update_paper(existing, changes)
         store.add_keys(existing, keys)

@@ -6,6 +6,7 @@ Nothing here touches the database or the file system.
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -36,6 +37,9 @@ class Record:
     urls: dict[str, str] = field(default_factory=dict)  # paper, pdf, openreview, code, ...
     external_id: str | None = None  # e.g. an OpenReview id
     position: int = 0  # order within its list (0-based)
+    # Identity keys the abstract had before HTML entities were decoded ("it&#39;s"): a library
+    # made by an earlier version knows the paper by them.
+    legacy_keys: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -114,6 +118,19 @@ _LATEX_SPAN = re.compile(
     re.S,
 )
 _FOLD = "ϵϑϰϱϕϖ"
+
+
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def decode_entities(text: str) -> str:
+    """HTML character references left in exported text ("it&#39;s", "&amp;#39;" escaped
+    twice) decoded; text without any is returned unchanged."""
+    for _ in range(2):
+        if "&" not in text or not _ENTITY.search(text):
+            break
+        text = html.unescape(text)
+    return text
 
 
 def clean_text(text: str | None) -> str:

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..model import Problem, Record, clean_text
+from ..model import Problem, Record, clean_text, decode_entities, latex_to_plain, match_key
 from .venues import canonical_venue, venue_in, venue_year
 
 MIN_ABSTRACT_WORDS = 15
@@ -76,10 +76,13 @@ class ReadContext:
         where = where or f"line {rec.line}"
         rec.venue = self.venue or canonical_venue(rec.venue) or self.file_venue
         rec.year = self.year or rec.year or self.file_year
-        rec.abstract = clean_text(rec.abstract)
-        rec.title = clean_text(rec.title) or None
-        rec.authors = [a for a in (clean_text(x) for x in rec.authors) if a]
-        rec.keywords = _unique(clean_text(k) for k in rec.keywords)
+        raw = clean_text(rec.abstract)
+        rec.abstract = clean_text(decode_entities(raw))
+        if rec.abstract != raw:  # how a version that kept the entities keyed this paper
+            rec.legacy_keys = [f"a:{match_key(latex_to_plain(raw), rendered=True)}"]
+        rec.title = clean_text(decode_entities(clean_text(rec.title))) or None
+        rec.authors = [a for a in (clean_text(decode_entities(clean_text(x))) for x in rec.authors) if a]
+        rec.keywords = _unique(clean_text(decode_entities(clean_text(k))) for k in rec.keywords)
         rec.urls = {k: v.strip() for k, v in rec.urls.items() if v and str(v).strip()}
         rec.status = clean_text(rec.status) or None
         rec.source = self.source
