@@ -349,8 +349,11 @@ def prefix_ids(conn: sqlite3.Connection, index: LexicalIndex, prefix: str, limit
         # Surface words first ("generaliz" -> "generalization", stored under "general"), then
         # stemmed terms, for libraries indexed before surface words were kept.
         span = (prefix, prefix + "\U0010ffff")
-        found = {r[0] for r in conn.execute(
-            "SELECT DISTINCT term_id FROM search_words WHERE word >= ? AND word < ? LIMIT 20000", span)}
+        try:
+            found = {r[0] for r in conn.execute(
+                "SELECT DISTINCT term_id FROM search_words WHERE word >= ? AND word < ? LIMIT 20000", span)}
+        except sqlite3.OperationalError:  # a library from before migration 0006, opened read-only
+            found = set()
         found |= {r[0] for r in conn.execute(
             "SELECT id FROM search_terms WHERE term >= ? AND term < ? LIMIT 20000", span)}
         found = list(found)
