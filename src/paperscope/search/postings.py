@@ -30,12 +30,14 @@ def _json_list(raw: str | None) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
-def postings(fields: Sequence[str]) -> tuple[np.ndarray, dict[tuple[str, int], int]]:
-    """(field lengths, {(term, field): count}) of one paper."""
+def postings(fields: Sequence[str], surface: dict[str, str] | None = None
+             ) -> tuple[np.ndarray, dict[tuple[str, int], int]]:
+    """(field lengths, {(term, field): count}) of one paper; `surface` collects the words
+    behind the terms (for prefix search)."""
     lengths = np.zeros(len(FIELDS), dtype=np.uint16)
     counts: dict[tuple[str, int], int] = {}
     for f, text in enumerate(fields):
-        words = tokens.terms(text)
+        words = tokens.terms(text, surface)
         lengths[f] = min(len(words), 65535)
         for w in words:
             counts[(w, f)] = counts.get((w, f), 0) + 1
@@ -81,9 +83,10 @@ def stale_rows(conn: sqlite3.Connection) -> list[sqlite3.Row]:
     return rows_for(conn, stale_rowids(conn))
 
 
-def row_postings(row: sqlite3.Row) -> tuple[np.ndarray, dict[tuple[str, int], int]]:
+def row_postings(row: sqlite3.Row, surface: dict[str, str] | None = None
+                 ) -> tuple[np.ndarray, dict[tuple[str, int], int]]:
     return postings(paper_fields(row["title"], row["label"], row["abstract"], row["authors"],
-                                 row["keywords"]))
+                                 row["keywords"]), surface)
 
 
 def index_missing(store, progress: Callable[[str, int, int], None] | None = None) -> int:
@@ -96,11 +99,8 @@ def index_missing(store, progress: Callable[[str, int, int], None] | None = None
     vocab = dict(store.conn.execute("SELECT term, id FROM search_terms"))
     for start in range(0, total, BATCH):
         chunk = rows_for(store.conn, stale[start:start + BATCH])
-        made = [(r["rowid"], *row_postings(r)) for r in chunk]
         surface: dict[str, str] = {}
-        for r in chunk:
-            for text in paper_fields(r["title"], r["label"], r["abstract"], r["authors"], r["keywords"]):
-                surface.update(tokens.words(text))
+        made = [(r["rowid"], *row_postings(r, surface)) for r in chunk]
         with store.transaction() as conn:
             new_terms = sorted({t for _, _, c in made for (t, _) in c if t not in vocab})
             if new_terms:

@@ -135,36 +135,26 @@ def match_spans(text: str, words: set[str], prefixes: list[str]) -> list[tuple[i
     return out
 
 
-def words(text: str | None) -> dict[str, str]:
-    """{folded unstemmed word: its term} for every word and joined compound of a text: the
-    surface forms a prefix query is matched against."""
-    out: dict[str, str] = {}
-    if not text:
-        return out
+def _word_terms(text: str):
+    """(folded unstemmed word, its term) for every indexed word and joined compound, in order:
+    the one tokenising loop behind `terms` (and the surface words it can collect)."""
     for m in _WORD.finditer(fold(text)):
         parts = _PART.findall(m.group(0))
         if len(parts) > 1:
             joined = "".join(parts)
             if len(joined) <= MAX_TERM:
-                out[joined] = stem(joined)
+                yield joined, stem(joined)
         for word in parts:
             if word not in STOPWORDS and len(word) <= MAX_TERM:
-                out[word] = stem(word)
-    return out
+                yield word, stem(word)
 
 
-def terms(text: str | None) -> list[str]:
-    """The terms of a text (no offsets): what the index stores and a query looks up."""
+def terms(text: str | None, surface: dict[str, str] | None = None) -> list[str]:
+    """The terms of a text (no offsets): what the index stores and a query looks up. With
+    `surface`, the words they came from are added to it in the same pass."""
     if not text:
         return []
-    out: list[str] = []
-    for m in _WORD.finditer(fold(text)):
-        parts = _PART.findall(m.group(0))
-        if len(parts) > 1:
-            joined = "".join(parts)
-            if len(joined) <= MAX_TERM:
-                out.append(stem(joined))
-        for word in parts:
-            if word not in STOPWORDS and len(word) <= MAX_TERM:
-                out.append(stem(word))
-    return out
+    pairs = list(_word_terms(text))
+    if surface is not None:
+        surface.update(pairs)
+    return [t for _, t in pairs]
