@@ -37,6 +37,7 @@ class FileReport:
     skipped: int = 0
     problems: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)  # nothing lost, but worth knowing
+    left_out: list[Problem] = field(default_factory=list)  # not papers (workshops, prefaces)
     error: str | None = None  # the whole file was rejected
     seen: set = field(default_factory=set, repr=False)  # paper ids met in this file
 
@@ -44,6 +45,7 @@ class FileReport:
         return {"path": self.path, "format": self.format, "records": self.records,
                 "added": self.added, "merged": self.merged, "unchanged": self.unchanged,
                 "duplicates": self.duplicates, "skipped": self.skipped, "error": self.error,
+                "left_out": [{"source": p.source, "line": p.line, "reason": p.reason} for p in self.left_out],
                 "problems": [{"source": p.source, "line": p.line, "reason": p.reason} for p in self.problems],
                 "warnings": [{"source": p.source, "line": p.line, "reason": p.reason} for p in self.warnings]}
 
@@ -68,6 +70,7 @@ class IngestReport:
         return {"added": self.total("added"), "merged": self.total("merged"),
                 "unchanged": self.total("unchanged"), "duplicates": self.total("duplicates"),
                 "skipped": self.total("skipped"), "skip_reasons": dict(self.skip_reasons()),
+                "left_out": sum(len(f.left_out) for f in self.files),
                 "files": [f.to_dict() for f in self.files], "merges": self.merges,
                 "derived": self.derived}
 
@@ -125,7 +128,7 @@ class Ingester:
         batch: list[Record] = []
         for item in sources.read(path, fmt, self.venue, self.year):
             if isinstance(item, Problem) and item.warning:
-                fr.warnings.append(item)
+                (fr.left_out if isinstance(item, sources.LeftOut) else fr.warnings).append(item)
                 continue
             if isinstance(item, Problem):
                 fr.problems.append(item)

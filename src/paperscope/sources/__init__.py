@@ -8,7 +8,12 @@ Contract (used by `Library.ingest`):
     FORMATS: tuple[str, ...]                   # accepted --format values
     expand(paths) -> list[Path]                # directories -> the files inside that readers take
 
-`read` yields a `Problem(fatal=True)` (and nothing else) when the whole file is unreadable.
+`read` yields a `Problem(fatal=True)` (and nothing else) when the whole file is unreadable,
+`Problem(warning=True)` for what was kept with a note (an encoding fallback, a cut field) and
+`LeftOut` (a warning) for a record that is not a paper on purpose (a workshop, a preface).
+`read` and `detect` never raise for a file's content: every reader runs behind one boundary
+(`registry._read`) that turns any failure into a Problem naming the file and the record, and
+each record is built behind `ReadContext.emit`, so one bad record costs only itself.
 
 Formats: list (paper-list text: `paper_list.py`), json / jsonl (`json_records.py`, generic,
 OpenReview, arXiv, virtual-site exports), pmlr (`pmlr.py`), csv / tsv (`table.py`), bibtex
@@ -19,6 +24,7 @@ list, where it is the record number; 0 when a Problem concerns the whole file.
 """
 from __future__ import annotations
 
+from .base import LeftOut
 from .registry import FORMATS, detect, expand, read
 
-__all__ = ["FORMATS", "detect", "expand", "read"]
+__all__ = ["FORMATS", "LeftOut", "detect", "expand", "read"]

@@ -6,7 +6,14 @@ Rules:
 * a record whose venue or year cannot be told yields a Problem; if it is the first thing the
   file yields, the Problem is fatal (the whole file lacks them) and reading stops;
 * an abstract shorter than MIN_ABSTRACT_WORDS words is not an abstract (a stray heading, a
-  page number, a truncated line) and yields a Problem.
+  page number, a truncated line) and yields a Problem;
+* a record carries bounded text: longer abstracts, titles, names and lists are cut to the caps
+  below with a warning, so every later step (identity keys, facts, index) costs a bounded
+  amount per record whatever the file holds.
+
+`emit()` is the record boundary every reader goes through: whatever goes wrong while one record
+is built (a field of the wrong kind, an absurd value, a parser error) becomes a Problem naming
+that record, and the next record is read.
 """
 from __future__ import annotations
 
@@ -14,11 +21,21 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable, Iterator
 
 from ..model import Problem, Record, clean_text, decode_entities, latex_to_plain, match_key
+from .fields import FieldError, NotAPaper
 from .venues import canonical_venue, venue_in, venue_year
 
 MIN_ABSTRACT_WORDS = 15
+# What one record may carry. Real abstracts stay under ~4,000 characters and real titles under
+# ~400 (the shared corpora: 3,878 and 415); the caps leave wide margins.
+MAX_ABSTRACT = 20_000
+MAX_TITLE = 1_000
+MAX_AUTHORS = 1_000
+MAX_NAME = 300  # one author name, one keyword
+MAX_KEYWORDS = 100
+MAX_SHORT = 2_000  # a link, an id, a status
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 
@@ -32,6 +49,22 @@ def venue_year_from_name(path) -> tuple[str | None, int | None]:
             if year:
                 return venue, year
     return None, None
+
+
+class LeftOut(Problem):
+    """A record the reader leaves out on purpose (a workshop or talk in an events export, a
+    volume's preface): nothing is lost, so it is a warning, counted apart from skipped records."""
+
+    def __init__(self, source: str, line: int, reason: str):
+        super().__init__(source, line, reason, warning=True)
+
+
+def describe_error(exc: BaseException) -> str:
+    """A one-line account of an unexpected error, for a Problem."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    text = " ".join(str(exc).split())[:200]
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def word_count(text: str) -> int:
@@ -50,7 +83,10 @@ class ReadContext:
     yielded: int = 0  # records and problems so far
     records: int = 0
     stopped: bool = False
+    at: int = 0  # line (or record number) of the last record met, for messages
+    where: str = ""  # that record, as messages name it
     _missing_told: set = field(default_factory=set)
+    _warnings: list = field(default_factory=list)
 
     @classmethod
     def create(cls, path: str | os.PathLike, venue: str | None, year: int | str | None) -> "ReadContext":
@@ -58,7 +94,49 @@ class ReadContext:
 
     def problem(self, line: int, reason: str, fatal: bool = False) -> Problem:
         self.yielded += 1
+        self.at = line or self.at
         return Problem(self.source, line, reason, fatal=fatal)
+
+    def warn(self, line: int, reason: str) -> None:
+        """A warning about the record being finished, yielded before it by `emit`."""
+        self._warnings.append(Problem(self.source, line, reason, warning=True))
+
+    def emit(self, make: Callable[[list[str]], Record] | Record, line: int,
+             where: str) -> Iterator[Record | Problem]:
+        """The record boundary: build the record (`make(notes)`; a builder appends to `notes`
+        what it ignored, such as a year of 20240), finish it, and yield its warnings then the
+        Record or a Problem naming `where`. Nothing raised while building one record
+        gets past here (KeyboardInterrupt and the like excepted)."""
+        self.at, self.where = line, where
+        notes: list[str] = []
+        try:
+            rec = make(notes) if callable(make) else make
+            if not (rec.year or self.year or self.file_year):  # say why, not just "no year"
+                bad_year = next((note for note in notes if note.startswith("year ")), None)
+                if bad_year:
+                    raise FieldError(bad_year)
+            out = self.finish(rec, where)
+        except NotAPaper as exc:
+            self._warnings.clear()
+            self.yielded += 1
+            out = LeftOut(self.source, line, f"not a paper: {where} is {exc}; left out")
+        except FieldError as exc:
+            self._warnings.clear()
+            out = self.problem(line, f"bad field: {where}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - the boundary: report, go on with the next record
+            self._warnings.clear()
+            out = self.problem(line, f"unreadable record: {where} ({describe_error(exc)})")
+        else:
+            if isinstance(out, Record):
+                for note in notes:
+                    if not (note.startswith("year") and self.year):
+                        self.warn(line, f"ignored: {where}: {note}")
+            else:
+                self._warnings.clear()  # the record is not kept: its cuts do not matter
+        warnings, self._warnings = self._warnings, []
+        for warning in warnings:
+            yield self.counted(warning)
+        yield out
 
     def counted(self, problem: Problem) -> Problem:
         """A Problem made elsewhere (an encoding warning), counted as yielded."""
@@ -77,14 +155,17 @@ class ReadContext:
         rec.venue = self.venue or canonical_venue(rec.venue) or self.file_venue
         rec.year = self.year or rec.year or self.file_year
         raw = clean_text(rec.abstract)
+        raw = self._capped(raw, MAX_ABSTRACT, "abstract", rec.line, where)
         rec.abstract = clean_text(decode_entities(raw))
         if rec.abstract != raw:  # how a version that kept the entities keyed this paper
             rec.legacy_keys = [f"a:{match_key(latex_to_plain(raw), rendered=True)}"]
-        rec.title = clean_text(decode_entities(clean_text(rec.title))) or None
-        rec.authors = [a for a in (clean_text(decode_entities(clean_text(x))) for x in rec.authors) if a]
-        rec.keywords = _unique(clean_text(decode_entities(clean_text(k))) for k in rec.keywords)
-        rec.urls = {k: v.strip() for k, v in rec.urls.items() if v and str(v).strip()}
-        rec.status = clean_text(rec.status) or None
+        title = self._capped(clean_text(rec.title), MAX_TITLE, "title", rec.line, where)
+        rec.title = clean_text(decode_entities(title)) or None
+        rec.authors = self._listed(rec.authors, MAX_AUTHORS, "authors", rec.line, where)
+        rec.keywords = _unique(self._listed(rec.keywords, MAX_KEYWORDS, "keywords", rec.line, where))
+        rec.urls = {k: v for k, v in ((k, _short(v)) for k, v in rec.urls.items()) if v}
+        rec.status = clean_text(_short(rec.status)) or None
+        rec.external_id = _short(rec.external_id) or None
         rec.source = self.source
         missing = [name for name, value in (("venue", rec.venue), ("year", rec.year)) if not value]
         if missing:
@@ -105,6 +186,43 @@ class ReadContext:
         self.records += 1
         self.yielded += 1
         return rec
+
+
+    def _capped(self, text: str, limit: int, name: str, line: int, where: str) -> str:
+        if len(text) <= limit:
+            return text
+        cut = text[:limit]
+        space = cut.rfind(" ", limit - 200)
+        cut = cut[:space] if space > 0 else cut
+        self.warn(line, f"cut: {where}: the {name} has {len(text):,} characters; "
+                  f"kept the first {len(cut):,}")
+        return cut
+
+    def _listed(self, items: list, limit: int, name: str, line: int, where: str) -> list[str]:
+        if len(items) > limit:
+            self.warn(line, f"cut: {where}: {len(items):,} {name}; kept the first {limit:,}")
+            items = items[:limit]
+        out = []
+        for item in items:
+            text = clean_text(str(item)[:4 * MAX_NAME])
+            text = clean_text(decode_entities(text))[:MAX_NAME].strip()
+            if text:
+                out.append(text)
+        return out
+
+
+def _short(value) -> str:
+    """A link, an id or a status: a string the library can store (no control characters, no
+    lone surrogates: neither is printable); '' when longer than MAX_SHORT (a cut link would be
+    a wrong link)."""
+    if value is None:
+        return ""
+    text = str(value).strip()
+    if len(text) > MAX_SHORT:
+        return ""
+    if not text.isprintable():
+        text = "".join(ch if ch.isprintable() else " " for ch in text).strip()
+    return text
 
 
 def _unique(items) -> list[str]:

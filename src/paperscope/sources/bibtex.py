@@ -1,7 +1,7 @@
 """BibTeX with `abstract` fields (parsed by bibtexparser 2).
 
 Streaming: the file is cut into blocks at lines that open an entry (`@type{` or `@type(`) and
-each block is parsed alone, with the `@string` macros met so far put in front, so memory holds
+each block is parsed alone, with the `@string` macros it uses (met before it) put in front, so memory holds
 one entry. A message points at the line where the entry starts.
 
 Mapping: title, abstract (LaTeX kept), author (split on `and`, `Last, First` -> `First Last`),
@@ -19,7 +19,7 @@ import bibtexparser
 from bibtexparser.model import Entry, ParsingFailedBlock, String
 
 from ..model import Problem, Record
-from .base import ReadContext
+from .base import ReadContext, describe_error
 from .fields import flip_name, parse_keywords
 from .textio import TextSource
 from .venues import canonical_venue, venue_in, year_in
@@ -27,6 +27,9 @@ from .venues import canonical_venue, venue_in, year_in
 ENTRY_START = re.compile(r"^\s*@\s*([A-Za-z]+)\s*[{(]")
 _SKIP_TYPES = {"comment", "preamble"}
 MAX_BLOCK = 1 << 20  # characters in one entry
+MAX_MACRO_TEXT = 1 << 16  # characters of @string macros one entry may use
+_MACRO_NAME = re.compile(r"\s*@\s*string\s*[{(]\s*([^\s=#{}(),\"]+)\s*=", re.I)
+_WORD = re.compile(r"[A-Za-z_][\w:.+/-]*")
 
 
 @contextmanager
@@ -62,8 +65,46 @@ def _blocks(text: TextSource) -> Iterator[tuple[int, str, bool]]:
         yield start, "".join(lines), overflow
 
 
+class Macros:
+    """The `@string` macros met so far. An entry is parsed with only the macros it names (and
+    those they name), at most MAX_MACRO_TEXT characters of them, so the cost of an entry does
+    not grow with the number of macros before it."""
+
+    def __init__(self):
+        self._text: dict[str, str] = {}
+        self._names: dict[str, set[str]] = {}
+
+    def add(self, block: str) -> None:
+        m = _MACRO_NAME.match(block)
+        if m:
+            name = m.group(1).casefold()
+            self._text[name] = block
+            self._names[name] = _names_in(block[m.end():])
+
+    def for_entry(self, block: str) -> str:
+        if not self._text:
+            return ""
+        todo = [n for n in _names_in(block) if n in self._text]
+        used: dict[str, None] = {}
+        size = 0
+        while todo:
+            name = todo.pop()
+            if name in used:
+                continue
+            used[name] = None
+            size += len(self._text[name])
+            if size > MAX_MACRO_TEXT:
+                raise ValueError(f"its @string macros hold more than {MAX_MACRO_TEXT:,} characters")
+            todo.extend(n for n in self._names[name] if n in self._text and n not in used)
+        return "".join(self._text[n] for n in self._text if n in used)
+
+
+def _names_in(text: str) -> set[str]:
+    return {w.casefold() for w in _WORD.findall(text)}
+
+
 def read_bibtex(path, ctx: ReadContext) -> Iterator[Record | Problem]:
-    macros: list[str] = []
+    macros = Macros()
     with TextSource(path, ctx.source) as text:
         for start, block, overflow in _blocks(text):
             for warning in text.take_problems():
@@ -76,10 +117,15 @@ def read_bibtex(path, ctx: ReadContext) -> Iterator[Record | Problem]:
             if kind in _SKIP_TYPES:
                 continue
             if kind == "string":
-                macros.append(block)
+                macros.add(block)
                 continue
-            with _quiet_parser():
-                parsed = bibtexparser.parse_string("".join(macros) + block)
+            try:
+                with _quiet_parser():
+                    parsed = bibtexparser.parse_string(macros.for_entry(block) + block)
+            except Exception as exc:  # noqa: BLE001 - the parser's own failure on one entry
+                yield ctx.problem(start, f"invalid BibTeX: the entry at line {start} cannot be read "
+                                  f"({describe_error(exc)})")
+                continue
             entries = [b for b in parsed.blocks if isinstance(b, Entry)]
             failed = [b for b in parsed.blocks if isinstance(b, ParsingFailedBlock)]
             if failed or not entries:
@@ -88,7 +134,8 @@ def read_bibtex(path, ctx: ReadContext) -> Iterator[Record | Problem]:
                 yield ctx.problem(start, f"invalid BibTeX: the entry at line {start} cannot be read ({why})")
                 continue
             for entry in entries:
-                yield ctx.finish(_record(entry, start), f"entry {entry.key!r} at line {start}")
+                yield from ctx.emit(lambda notes: _record(entry, start), start,
+                                    f"entry {str(entry.key)[:80]!r} at line {start}")
                 if ctx.stopped:
                     return
     if ctx.yielded == 0:

@@ -13,6 +13,7 @@ Field names are matched case- and punctuation-insensitively against aliases (`Ab
 from __future__ import annotations
 
 import ast
+import math
 import re
 from datetime import datetime, timezone
 from typing import Any
@@ -46,12 +47,51 @@ _CONF_URL = re.compile(r"//(?:www\.)?(icml|iclr|neurips|nips)\.cc/.*?(?<!\d)(20\
 _OPENREVIEW = "https://openreview.net"
 
 
+MAX_LITERAL = 10_000  # characters of a "['a', 'b']" keyword list worth parsing as Python
+MAX_VENUE_TEXT = 300  # a longer venue string is not a venue name
+MAX_LINK = 2_000  # characters of a link worth looking into
+
+
+class FieldError(ValueError):
+    """A field holds what cannot be what it names (the abstract is a list): the record is bad."""
+
+
+class NotAPaper(Exception):
+    """The record is something else the file lists on purpose (a workshop, a talk, a preface);
+    the message says what (`a 'Workshop' event`)."""
+
+
+def _kind(value: Any) -> str:
+    return {list: "a list", dict: "an object", bool: "a boolean", int: "a number",
+            float: "a number"}.get(type(value), type(value).__name__)
+
+
+def text_field(value: Any, name: str, notes: list[str] | None) -> str | None:
+    """A text field's value: strings as they are, numbers written out; a list or an object
+    where text belongs is ignored with a note (the title) or makes the record bad (the
+    abstract, without which there is no paper)."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, (list, dict)):
+        if name == "abstract":
+            raise FieldError(f"the abstract is {_kind(value)}, not text")
+        if notes is not None:
+            notes.append(f"{name} is {_kind(value)}, not text")
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    text = str(value).strip()
+    return text or None
+
+
 def norm_key(key: str) -> str:
     return re.sub(r"[^a-z0-9]", "", str(key).lower())
 
 
 def _text(value: Any) -> str | None:
-    if value is None or isinstance(value, (dict, list)):
+    if value is None or isinstance(value, (dict, list, bool)):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
         return None
     text = str(value).strip()
     return text or None
@@ -126,17 +166,18 @@ def parse_authors(value: Any) -> list[str]:
         if isinstance(item, str):
             out.append(item)
         elif isinstance(item, dict):
-            name = item.get("name") or item.get("fullname") or item.get("full_name")
+            name = _text(item.get("name") or item.get("fullname") or item.get("full_name"))
             if not name:
-                given = item.get("given") or item.get("first") or item.get("firstname") or ""
-                family = item.get("family") or item.get("last") or item.get("lastname") or ""
+                given = _text(item.get("given") or item.get("first") or item.get("firstname")) or ""
+                family = _text(item.get("family") or item.get("last") or item.get("lastname")) or ""
                 name = f"{given} {family}".strip()
             if name:
-                out.append(str(name))
+                out.append(name)
         elif isinstance(item, list) and item:  # arXiv authors_parsed: [last, first, suffix]
-            last, first = str(item[0]), str(item[1]) if len(item) > 1 else ""
-            suffix = str(item[2]) if len(item) > 2 else ""
-            out.append(" ".join(p for p in (first, last, suffix) if p))
+            last, first, suffix = (_text(p) or "" for p in (item + ["", ""])[:3])
+            name = " ".join(p for p in (first, last, suffix) if p)
+            if name:
+                out.append(name)
     return out
 
 
@@ -148,12 +189,14 @@ def parse_keywords(value: Any, spaces: bool = False) -> list[str]:
     if value is None:
         return []
     if isinstance(value, list):
-        return [str(v).strip() for v in value if isinstance(v, (str, int, float)) and str(v).strip()]
-    text = str(value).strip()
+        return [t for t in (_text(v) for v in value if not isinstance(v, (list, dict))) if t]
+    text = _text(value)
+    if text is None:
+        return []
     if text.startswith("[") and text.endswith("]"):
         try:
-            parsed = ast.literal_eval(text)
-        except (ValueError, SyntaxError):
+            parsed = ast.literal_eval(text) if len(text) <= MAX_LITERAL else None
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             parsed = None
         if isinstance(parsed, (list, tuple)):
             return parse_keywords(list(parsed))
@@ -167,16 +210,30 @@ def parse_keywords(value: Any, spaces: bool = False) -> list[str]:
 
 
 def parse_year(value: Any) -> int | None:
+    """A year from a number (a year, or OpenReview's milliseconds since 1970) or the first
+    plausible year (1950-2099) in a text; None for anything else (NaN, 1e400, -5, 20240)."""
     if value is None or isinstance(value, (dict, list, bool)):
         return None
     if isinstance(value, (int, float)):
-        number = int(value)
-        if 1950 <= number <= 2099:
-            return number
-        if number > 10**11:  # OpenReview cdate: milliseconds since 1970
-            return datetime.fromtimestamp(number / 1000, tz=timezone.utc).year
+        if isinstance(value, float) and not math.isfinite(value):
+            return None
+        if 1950 <= value <= 2099:
+            return int(value)
+        if 10**11 < value < 10**14:  # OpenReview cdate: milliseconds since 1970 (up to ~5100)
+            year = datetime.fromtimestamp(value / 1000, tz=timezone.utc).year
+            return year if 1950 <= year <= 2099 else None
         return None
-    return year_in(str(value))
+    return year_in(str(value)[:MAX_VENUE_TEXT])
+
+
+def year_field(value: Any, notes: list[str] | None) -> int | None:
+    """`parse_year` for a field that names the year itself: a value that holds no plausible
+    year is noted (the user hears that `"year": 20240` was ignored)."""
+    year = parse_year(value)
+    if year is None and value not in (None, "", [], {}) and notes is not None:
+        shown = repr(value) if not isinstance(value, (list, dict)) else _kind(value)
+        notes.append(f"year {shown[:40]} is not a year between 1950 and 2099")
+    return year
 
 
 def openreview_url(value: str | None) -> str | None:
@@ -191,7 +248,7 @@ def openreview_url(value: str | None) -> str | None:
 
 def _fix_url(url: str | None) -> str | None:
     url = _text(url)
-    if not url:
+    if not url or len(url) > MAX_LINK:  # a cut link would be a wrong link
         return None
     if url.startswith("/pdf") or url.startswith("/forum"):
         return _OPENREVIEW + url
@@ -200,28 +257,34 @@ def _fix_url(url: str | None) -> str | None:
 
 # ---------------------------------------------------------------------------- records
 
-def record_from(obj: dict, line: int) -> Record | None:
-    """A Record (venue/year may be None: the caller's context fills or rejects them), or None
-    when the object is not a paper (a workshop or tutorial event)."""
+def record_from(obj: dict, line: int, notes: list[str] | None = None) -> Record:
+    """A Record (venue/year may be None: the caller's context fills or rejects them). Raises
+    NotAPaper when the object is an event that is not a paper (a workshop or tutorial) and
+    FieldError when it cannot be a paper record; `notes` collects what was ignored."""
     fields, is_openreview = flatten(obj)
-    if not is_paper_type(pick(fields, "type")):
-        return None
+    kind = pick(fields, "type")
+    if not is_paper_type(kind):
+        raise NotAPaper(f"an event of type {_text(kind)[:40]!r}")
     is_arxiv = "categories" in fields and "id" in fields and any(
         k in fields for k in ("versions", "updatedate", "authorsparsed", "submitter"))
-    rec = Record(abstract=_text(pick(fields, "abstract")) or "", source="", line=line,
-                 title=_text(pick(fields, "title")))
+    rec = Record(abstract=text_field(pick(fields, "abstract"), "abstract", notes) or "", source="",
+                 line=line, title=text_field(pick(fields, "title"), "title", notes))
     authors = fields.get("authorsparsed") if is_arxiv else None
     rec.authors = parse_authors(authors or pick(fields, "authors"))
     rec.keywords = parse_keywords(pick(fields, "keywords"), spaces=is_arxiv)
-    _venue_year_status(rec, fields, is_arxiv)
+    _venue_year_status(rec, fields, is_arxiv, notes)
     _links(rec, fields, is_openreview, is_arxiv)
     return rec
 
 
-def _venue_year_status(rec: Record, fields: dict, is_arxiv: bool) -> None:
+def _venue_year_status(rec: Record, fields: dict, is_arxiv: bool, notes: list[str] | None) -> None:
     raw_status = pick(fields, "status")
     rec.status = status_from(_text(raw_status)) if raw_status is not None else None
-    venue_text = _text(pick(fields, "venue"))
+    venue_text = text_field(pick(fields, "venue"), "venue", notes)
+    if venue_text and len(venue_text) > MAX_VENUE_TEXT:
+        if notes is not None:
+            notes.append(f"venue of {len(venue_text):,} characters is not a venue name")
+        venue_text = None
     if venue_text:
         venue, year = venue_year(venue_text)
         rec.venue = venue or venue_in(venue_text) or venue_text
@@ -232,10 +295,10 @@ def _venue_year_status(rec: Record, fields: dict, is_arxiv: bool) -> None:
         versions = fields.get("versions")
         if isinstance(versions, list) and versions and isinstance(versions[0], dict):
             rec.year = parse_year(versions[0].get("created"))
-    rec.year = parse_year(pick(fields, "year")) or rec.year or parse_year(pick(fields, "date"))
+    rec.year = year_field(pick(fields, "year"), notes) or rec.year or parse_year(pick(fields, "date"))
     if not (rec.venue and rec.year):
         for value in (fields.get("virtualsiteurl"), pick(fields, "paper")):
-            m = _CONF_URL.search(_text(value) or "")
+            m = _CONF_URL.search((_text(value) or "")[:MAX_LINK])
             if m:
                 rec.venue = rec.venue or m.group(1)
                 rec.year = rec.year or int(m.group(2))

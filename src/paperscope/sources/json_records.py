@@ -10,13 +10,12 @@ Venue and year come from, in order: --venue/--year; the record (`venue`, `year`,
 """
 from __future__ import annotations
 
-import json
 from typing import Iterator
 
 from ..model import Problem, Record
 from .base import ReadContext, venue_year_from_name
 from .fields import record_from
-from .json_stream import JsonError, NoPaperList, iter_papers
+from .json_stream import JsonError, NoPaperList, Undecodable, decode_line, iter_papers
 from .textio import TextSource
 
 MAX_JSONL_LINE = 16 << 20  # characters
@@ -70,9 +69,9 @@ def read_jsonl(path, ctx: ReadContext) -> Iterator[Record | Problem]:
             if not piece.strip():
                 continue
             try:
-                obj = json.loads(piece)
-            except json.JSONDecodeError as exc:
-                yield ctx.problem(lineno, f"invalid JSON: {exc.msg} (line {lineno}, column {exc.colno})")
+                obj = decode_line(piece)
+            except JsonError as exc:
+                yield ctx.problem(lineno, f"invalid JSON: {exc.message} (line {lineno}, column {exc.column})")
                 continue
             yield from _one(ctx, obj, lineno, f"line {lineno}")
             if ctx.stopped:
@@ -84,9 +83,10 @@ def read_jsonl(path, ctx: ReadContext) -> Iterator[Record | Problem]:
 
 
 def _one(ctx: ReadContext, obj, number: int, where: str) -> Iterator[Record | Problem]:
+    if isinstance(obj, Undecodable):
+        yield ctx.problem(number, f"unreadable record: {where} {obj.reason}")
+        return
     if not isinstance(obj, dict):
         yield ctx.problem(number, f"not a paper: {where} is {_describe(obj)}, not an object")
         return
-    rec = record_from(obj, number)
-    if rec is not None:  # None: an event that is not a paper (workshop, tutorial, talk)
-        yield ctx.finish(rec, where)
+    yield from ctx.emit(lambda notes: record_from(obj, number, notes), number, where)

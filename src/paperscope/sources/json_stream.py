@@ -9,12 +9,15 @@ an object with such a list one level deeper; or a single paper object.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Iterator
 
 from .textio import CHUNK, TextSource
 
 _PAPER_KEYS = ("abstract", "title", "content", "summary", "name", "paper_title")
 _WS = " \t\n\r"
+# a string (closed, or cut by the end of the buffer: `end` is then not '"') or a structural mark
+_SKIP = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?P<end>"|\\?\Z)|[\[\]{},]', re.S)
 
 
 class JsonError(Exception):
@@ -27,6 +30,31 @@ class JsonError(Exception):
 
 class NoPaperList(ValueError):
     """Valid JSON that holds no list of papers."""
+
+
+class Undecodable:
+    """Stands for a JSON value that is well formed but that the decoder refuses (nested
+    thousands of levels deep, a number of thousands of digits); `reason` says which."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+
+def _refused(exc: Exception) -> Undecodable:
+    if isinstance(exc, RecursionError):
+        return Undecodable("nests lists or objects too deeply to be a paper")
+    return Undecodable(f"holds a value that cannot be decoded ({' '.join(str(exc).split())[:120]})")
+
+
+def decode_line(text: str) -> Any:
+    """One JSON Lines line: the decoded value, or Undecodable. Raises JsonError when the line
+    is not JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise JsonError(exc.msg, exc.lineno, exc.colno) from None
+    except (RecursionError, ValueError) as exc:
+        return _refused(exc)
 
 
 def looks_like_paper(obj: Any) -> bool:
@@ -98,10 +126,41 @@ class JsonScanner:
                     continue
                 msg = "file ends early (truncated JSON?)" if exc.pos >= len(self._buf) else exc.msg
                 raise self.error(msg, min(exc.pos, len(self._buf)))
+            except (RecursionError, ValueError) as exc:  # well formed, refused by the decoder
+                self._skip_value()
+                return _refused(exc)
             if end >= len(self._buf) and not self._eof and self._more(want):
                 continue  # a number may go on in the next chunk: decode again with it
             self._pos = end
             return obj
+
+    def _skip_value(self) -> None:
+        """Move past the value that starts at the current position without decoding it, by
+        matching brackets outside strings (linear, no recursion)."""
+        depth = 0
+        rel = 0  # scan position relative to self._pos (the buffer may be trimmed by _more)
+        while True:
+            m = _SKIP.search(self._buf, self._pos + rel)
+            if m is not None and m.group(0)[0] == '"' and m.group("end") != '"':
+                rel = m.start() - self._pos  # a string cut by the end of the buffer: read on
+                m = None
+            if m is None:
+                if not self._more(CHUNK):
+                    raise self.error("file ends early (truncated JSON?)", len(self._buf))
+                continue
+            mark = m.group(0)
+            if mark in "[{":
+                depth += 1
+            elif mark in "]}" or mark == ",":
+                if depth == 0:
+                    self._pos = m.start()
+                    return
+                if mark != ",":
+                    depth -= 1
+                    if depth == 0:
+                        self._pos = m.end()
+                        return
+            rel = m.end() - self._pos
 
     # ------------------------------------------------------------------ structure
     def array_items(self) -> Iterator[Any]:

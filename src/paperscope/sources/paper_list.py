@@ -70,7 +70,7 @@ def read_list(path, ctx: ReadContext) -> Iterator[Record | Problem]:
                 title, abstract = split_title(p_lines)
                 rec = Record(abstract=abstract, source=ctx.source, line=p_start, title=title,
                              venue=ctx_venue, year=ctx_year)
-                yield ctx.finish(rec, f"the paragraph at line {p_start}")
+                yield from ctx.emit(rec, p_start, f"the paragraph at line {p_start}")
         if ctx.yielded == 0:
             yield ctx.fatal(start, "no abstracts: the file has a header but no paragraphs after it")
 

@@ -4,7 +4,10 @@ pdf).
 
 Venue and year: --venue/--year, else the volume's `_config.yml` beside `_posts/` (`shortname`,
 `year`; the `booktitle` when there is no short name), else the post itself (`container-title`,
-`issued`). Prefaces (`section: Preface`) are front matter, not papers: reported as a Problem.
+`issued`). Prefaces (`section: Preface`) are front matter, not papers: left out with a note.
+
+YAML anchors and aliases are refused (a few hundred bytes of nested aliases expand to gigabytes:
+the "billion laughs"); PMLR never writes them. Title and abstract must be plain text.
 """
 from __future__ import annotations
 
@@ -15,13 +18,29 @@ from typing import Any, Iterator
 import yaml
 
 from ..model import Problem, Record
-from .base import ReadContext
-from .fields import openreview_url, parse_authors, parse_year
+from .base import ReadContext, describe_error
+from .fields import MAX_VENUE_TEXT, NotAPaper, openreview_url, parse_authors, parse_year, text_field
 from .textio import TextSource
 from .venues import canonical_venue, venue_in
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_FRONT_MATTER = 1 << 20  # characters
+
+
+class AliasRefused(yaml.YAMLError):
+    def __init__(self, mark):
+        super().__init__("aliases are not accepted")
+        self.problem, self.context, self.problem_mark, self.context_mark = (
+            "YAML aliases (*name) are not accepted in front matter", None, mark, None)
+
+
+def load_yaml(text) -> Any:
+    """`yaml.safe_load` without aliases: the events are checked first (linear in the text, no
+    expansion), then the text is loaded. Raises yaml.YAMLError."""
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.AliasEvent):
+            raise AliasRefused(event.start_mark)
+    return yaml.load(text, Loader=_Loader)
 
 
 def config_for(post: Path) -> Path | None:
@@ -38,15 +57,16 @@ def _volume(config: str, mtime: float) -> tuple[str | None, int | None, str | No
     """(venue, year, volume) from a volume's `_config.yml`."""
     try:
         with open(config, encoding="utf-8") as f:
-            data = yaml.load(f, Loader=_Loader)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            data = load_yaml(f.read(MAX_FRONT_MATTER))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError, yaml.YAMLError):
         return None, None, None
     if not isinstance(data, dict):
         return None, None, None
-    venue = canonical_venue(str(data["shortname"])) if data.get("shortname") else None
-    if not venue and data.get("booktitle"):
-        venue = venue_in(str(data["booktitle"])) or canonical_venue(str(data["booktitle"]))
-    volume = str(data["volume"]) if data.get("volume") is not None else None
+    short, booktitle, volume = (text_field(data.get(k), k, None) for k in ("shortname", "booktitle", "volume"))
+    venue = canonical_venue(short[:MAX_VENUE_TEXT]) if short else None
+    if not venue and booktitle:
+        booktitle = booktitle[:MAX_VENUE_TEXT]
+        venue = venue_in(booktitle) or canonical_venue(booktitle)
     return venue, parse_year(data.get("year")), volume
 
 
@@ -85,7 +105,10 @@ def read_pmlr(path, ctx: ReadContext) -> Iterator[Record | Problem]:
         yield ctx.fatal(bad_line, f"no front matter: the YAML front matter {why}")
         return
     try:
-        meta = yaml.load(front, Loader=_Loader)
+        meta = load_yaml(front)
+    except (RecursionError, ValueError) as exc:  # nesting or a value the loader refuses
+        yield ctx.fatal(2, f"invalid YAML: {describe_error(exc)}")
+        return
     except yaml.YAMLError as exc:
         # where the broken construct starts (an unclosed quote) beats where parsing gave up
         mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
@@ -99,31 +122,33 @@ def read_pmlr(path, ctx: ReadContext) -> Iterator[Record | Problem]:
         return
     for warning in warnings:
         yield ctx.counted(warning)
+    yield from ctx.emit(lambda notes: _record(meta, ctx, volume, notes), 1, f"post {post.name}")
+
+
+def _record(meta: dict[str, Any], ctx: ReadContext, volume: str | None, notes: list[str]) -> Record:
     if str(meta.get("section", "")).strip().casefold() == "preface":
-        yield ctx.problem(1, f"not a paper: {post.name} is the volume's preface")
-        return
-    yield ctx.finish(_record(meta, ctx, volume), f"post {post.name}")
-
-
-def _record(meta: dict[str, Any], ctx: ReadContext, volume: str | None) -> Record:
-    rec = Record(abstract=str(meta.get("abstract") or ""), source=ctx.source, line=1,
-                 title=str(meta["title"]) if meta.get("title") else None)
+        raise NotAPaper("the volume's preface")
+    rec = Record(abstract=text_field(meta.get("abstract"), "abstract", notes) or "",
+                 source=ctx.source, line=1, title=text_field(meta.get("title"), "title", notes))
     rec.authors = parse_authors(meta.get("author"))
-    if not ctx.file_venue and meta.get("container-title"):
-        rec.venue = venue_in(str(meta["container-title"]))
+    container = text_field(meta.get("container-title"), "container-title", notes)
+    if not ctx.file_venue and container:
+        rec.venue = venue_in(container[:MAX_VENUE_TEXT])
     issued = meta.get("issued")
-    if isinstance(issued, dict) and issued.get("date-parts"):
-        first = issued["date-parts"][0]
+    parts = issued.get("date-parts") if isinstance(issued, dict) else None
+    if isinstance(parts, list) and parts:
+        first = parts[0]
         rec.year = parse_year(first[0] if isinstance(first, list) and first else first)
     rec.year = rec.year or parse_year(meta.get("date"))
     if ctx.file_year:
         rec.year = None  # the volume's year (conference year) wins over the publication date
-    volume = volume or (str(meta["volume"]) if meta.get("volume") else None)
-    paper_id = str(meta["id"]) if meta.get("id") else None
-    urls = {"pdf": meta.get("pdf"), "code": meta.get("software"),
-            "openreview": openreview_url(meta.get("openreview"))}
+    volume = volume or text_field(meta.get("volume"), "volume", notes)
+    paper_id = text_field(meta.get("id"), "id", notes)
+    urls = {"pdf": text_field(meta.get("pdf"), "pdf", notes),
+            "code": text_field(meta.get("software"), "software", notes),
+            "openreview": openreview_url(text_field(meta.get("openreview"), "openreview", notes))}
     if volume and paper_id:
         urls["paper"] = f"https://proceedings.mlr.press/v{volume}/{paper_id}.html"
         rec.external_id = f"pmlr-v{volume}-{paper_id}"
-    rec.urls = {k: str(v) for k, v in urls.items() if v}
+    rec.urls = {k: v for k, v in urls.items() if v}
     return rec

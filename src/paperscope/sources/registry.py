@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from ..model import InputError, Problem, Record
-from .base import ReadContext
+from .base import ReadContext, describe_error
 from .bibtex import ENTRY_START, read_bibtex
 from .fields import ALIASES, norm_key
 from .json_records import read_json, read_jsonl
@@ -42,8 +42,18 @@ _NUMBERED = re.compile(r"\[\s*[\w.-]*\s*\]\s*[^\s,\]]")  # "[1] We study ...": a
 
 def detect(path: str | os.PathLike) -> str:
     """The format of a file, by content. Raises InputError naming the file when it is
-    unreadable (missing, empty, binary) or matches no format."""
-    p = Path(path)
+    unreadable (missing, empty, binary) or matches no format, and never anything else: a
+    hostile head must not stop a command that reads other files too."""
+    try:
+        return _detect(Path(path))
+    except InputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the detection boundary
+        raise InputError(f"{path}: the format cannot be detected ({describe_error(exc)}): "
+                         f"pass --format") from None
+
+
+def _detect(p: Path) -> str:
     if p.is_dir():
         raise InputError(f"{p}: is a directory (pass the files in it, or use expand())")
     if p.exists() and not p.is_file():
@@ -90,12 +100,12 @@ def _json_or_jsonl(text: str) -> str:
     decoder = json.JSONDecoder()
     try:
         _, end = decoder.raw_decode(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # invalid, cut by the 64 KiB head, or too deep
         first = text.split("\n", 1)[0]
         try:  # the first line alone is a whole object: JSON Lines
             json.loads(first)
             return "jsonl"
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
             return "json"
     return "jsonl" if text[end:].lstrip().startswith("{") else "json"
 
@@ -146,14 +156,19 @@ def _read(path, fmt, venue, year) -> Iterator[Record | Problem]:
         except InputError as exc:
             yield Problem(ctx.source, 0, str(exc), fatal=True)
             return
-    try:
+    try:  # the reader boundary: whatever a reader raises ends this file with a Problem
         yield from READERS[fmt](path, ctx)
     except Unreadable as exc:
         yield exc.problem if ctx.yielded == 0 else Problem(
             ctx.source, exc.problem.line, exc.problem.reason)
-    except (UnicodeDecodeError, OSError) as exc:
-        reason = f"unreadable: {exc}"
-        yield Problem(ctx.source, 0, reason, fatal=ctx.yielded == 0)
+    except OSError as exc:
+        reason = f"unreadable: {exc.strerror or exc}"
+        yield Problem(ctx.source, ctx.at, reason, fatal=ctx.yielded == 0)
+    except Exception as exc:  # noqa: BLE001 - report it with the file and the place, go on
+        after = f" after {ctx.where}" if ctx.where else ""
+        kept = "; the records before it are kept" if ctx.records else ""
+        reason = f"unreadable: reading stopped{after} ({describe_error(exc)}){kept}"
+        yield Problem(ctx.source, ctx.at, reason, fatal=ctx.yielded == 0)
 
 
 # ---------------------------------------------------------------------------- expand

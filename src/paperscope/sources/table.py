@@ -43,7 +43,11 @@ def read_table(path, ctx: ReadContext, delimiter: str | None = None) -> Iterator
             yield ctx.fatal(0, "empty file: no header row")
             return
         delimiter = delimiter or sniff_delimiter(header_line)
-        header = next(csv.reader([header_line], delimiter=delimiter))
+        try:
+            header = next(csv.reader([header_line], delimiter=delimiter))
+        except csv.Error as exc:  # a header cell over the csv module's field limit
+            yield ctx.fatal(header_at, f"malformed header: {_csv_error(exc)} (line {header_at})")
+            return
         keys = {norm_key(h) for h in header}
         if not keys & set(ALIASES["abstract"]):
             shown = ", ".join(repr(h) for h in header[:20]) + (" ..." if len(header) > 20 else "")
@@ -64,7 +68,7 @@ def read_table(path, ctx: ReadContext, delimiter: str | None = None) -> Iterator
                 yield ctx.counted(warning)
             read_to = header_at + rows.line_num
             if error is not None:
-                yield ctx.problem(start, f"malformed row: {error} (line {start})")
+                yield ctx.problem(start, f"malformed row: {_csv_error(error)} (line {start})")
                 continue
             if row is None:
                 break
@@ -78,17 +82,22 @@ def read_table(path, ctx: ReadContext, delimiter: str | None = None) -> Iterator
             fields = dict(zip(header, row))
             if decision and fields[decision].strip() in DECISION_CODES:
                 fields[decision] = DECISION_CODES[fields[decision].strip()]
-            rec = record_from(fields, start)
-            if rec is None:
-                continue
-            out = ctx.finish(rec, f"the row at line {start}")
-            if isinstance(out, Record):
-                _openreview_link(out)
-            yield out
+            for out in ctx.emit(lambda notes: record_from(fields, start, notes), start,
+                                f"the row at line {start}"):
+                if isinstance(out, Record):
+                    _openreview_link(out)
+                yield out
             if ctx.stopped:
                 return
     if ctx.yielded == 0:
         yield ctx.fatal(header_at, "no papers: the table has a header but no rows")
+
+
+def _csv_error(exc: csv.Error) -> str:
+    text = str(exc)
+    if "field limit" in text:
+        return f"a field has more than {csv.field_size_limit():,} characters (a stray quote?)"
+    return text
 
 
 def _openreview_link(rec: Record) -> None:

@@ -3,6 +3,9 @@
 Encoding policy (one pass, no pre-scan, so a reader can yield its first record at once):
 
 * a BOM decides: UTF-8 (BOM dropped), UTF-16 LE/BE, UTF-32 LE/BE;
+* a file with a BOM that goes wrong later (an odd trailing byte in UTF-16, a lone surrogate,
+  a code point out of range in UTF-32) has its bad bytes replaced by U+FFFD, with one warning
+  naming the line and byte offset, like damaged UTF-8 below;
 * otherwise strict UTF-8. At the first byte that is not valid UTF-8 the decoder switches:
   - if everything before it was ASCII, the file is taken for a legacy 8-bit file and the rest is
     decoded as Windows-1252 (bytes that cp1252 leaves undefined map as Latin-1). Since ASCII is
@@ -97,7 +100,7 @@ class TextSource:
         self._raw_head = head
         self._decode_mode = "strict" if self.encoding == "utf-8" else "bom"
         self._decoder = codecs.getincrementaldecoder(self.encoding)("strict")
-        self._bytes_done = bom_size  # bytes decoded before the current chunk (utf-8 only)
+        self._bytes_done = bom_size  # bytes decoded before the current chunk
         self._seen_non_ascii = False
         self._text = ""  # decoded, newline-translated; delivered up to _pos
         self._pos = 0
@@ -116,16 +119,24 @@ class TextSource:
     def _decode(self, raw: bytes, final: bool) -> str:
         if self._decode_mode == "cp1252":
             return _decode_cp1252(raw)
-        if self._decode_mode != "strict":
+        if self._decode_mode == "replace":
             return self._decoder.decode(raw, final)
         buffered = self._decoder.getstate()[0]
         try:
             text = self._decoder.decode(raw, final)
         except UnicodeDecodeError as exc:
             data = buffered + raw
-            good = data[:exc.start].decode("utf-8")
+            good = data[:exc.start].decode(self.encoding, "replace")
             offset = self._bytes_done - len(buffered) + exc.start
             line = self.line + self._text.count("\n", self._pos) + good.count("\n") + 1
+            if self._decode_mode == "bom":
+                self._decode_mode = "replace"
+                self._decoder = codecs.getincrementaldecoder(self.encoding)("replace")
+                text = good + self._decoder.decode(data[exc.start:], final)
+                self._problems.append(Problem(
+                    self.source, line, f"encoding: bytes at offset {offset} are not "
+                    f"{self.encoding.upper()} ({exc.reason}); replaced by U+FFFD", warning=True))
+                return text
             if self._seen_non_ascii or not good.isascii():
                 self._decode_mode = "replace"
                 self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
