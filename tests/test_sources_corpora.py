@@ -65,6 +65,8 @@ def test_pmlr_volumes(shared_corpora, folder, venue, year, posts, papers):
     assert all("preface" in p.reason and isinstance(p, LeftOut) for p in problems)
     assert {(r.venue, r.year) for r in records} == {(venue, year)}
     assert all(r.title and r.authors and r.urls.get("pdf") for r in records)
+    volume = folder.split("_")[1]  # told by the volume's _config.yml (UAI 2024's holds an alias)
+    assert all(r.urls["paper"].startswith(f"https://proceedings.mlr.press/{volume}/") for r in records)
 
 
 def csv_rows(path):

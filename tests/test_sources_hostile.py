@@ -57,9 +57,14 @@ BOMB = "---\na: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lo
 def test_yaml_alias_bomb_is_refused_and_the_next_post_goes_in(tmp_path):
     posts = tmp_path / "v1" / "_posts"
     posts.mkdir(parents=True)
-    (tmp_path / "v1" / "_config.yml").write_text("shortname: UAI\nyear: 2024\n", encoding="utf-8")
+    # a volume's config may hold an alias (UAI 2024's does): read, and only its scalars used
+    (tmp_path / "v1" / "_config.yml").write_text(
+        "shortname: UAI\nyear: 2024\nvolume: '7'\nstart: &1 2024-07-15\ndates:\n- *1\n", encoding="utf-8")
     (posts / "a-bomb.md").write_text(BOMB, encoding="utf-8")
-    (posts / "b-good.md").write_text(f"---\ntitle: Good\nabstract: '{ABSTRACT}'\n---\n", encoding="utf-8")
+    (posts / "b-good.md").write_text(f"---\ntitle: Good\nid: g24a\nabstract: '{ABSTRACT}'\n---\n",
+                                     encoding="utf-8")
+    [rec] = sources.read(posts / "b-good.md")
+    assert (rec.venue, rec.year, rec.urls["paper"]) == ("UAI", 2024, "https://proceedings.mlr.press/v7/g24a.html")
     files, papers = ingest(tmp_path, tmp_path / "v1")
     bomb = files["a-bomb.md"]
     assert bomb.error and "a-bomb.md:3" in bomb.error and "aliases" in bomb.error

@@ -6,8 +6,10 @@ Venue and year: --venue/--year, else the volume's `_config.yml` beside `_posts/`
 `year`; the `booktitle` when there is no short name), else the post itself (`container-title`,
 `issued`). Prefaces (`section: Preface`) are front matter, not papers: left out with a note.
 
-YAML anchors and aliases are refused (a few hundred bytes of nested aliases expand to gigabytes:
-the "billion laughs"); PMLR never writes them. Title and abstract must be plain text.
+YAML aliases are refused in posts (a few hundred bytes of nested aliases stand for gigabytes of
+text once walked: the "billion laughs"); PMLR posts never hold them. A volume's `_config.yml` may
+(UAI 2024's does): it is loaded with them, as shared objects that nothing here walks, and only
+its scalar fields are read. Title and abstract must be plain text.
 """
 from __future__ import annotations
 
@@ -34,12 +36,13 @@ class AliasRefused(yaml.YAMLError):
             "YAML aliases (*name) are not accepted in front matter", None, mark, None)
 
 
-def load_yaml(text) -> Any:
-    """`yaml.safe_load` without aliases: the events are checked first (linear in the text, no
-    expansion), then the text is loaded. Raises yaml.YAMLError."""
-    for event in yaml.parse(text, Loader=_Loader):
-        if isinstance(event, yaml.AliasEvent):
-            raise AliasRefused(event.start_mark)
+def load_yaml(text: str, aliases: bool = False) -> Any:
+    """`yaml.safe_load`; without `aliases` the events are checked first (linear in the text, no
+    expansion) and an alias is refused. Raises yaml.YAMLError."""
+    if not aliases:
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, yaml.AliasEvent):
+                raise AliasRefused(event.start_mark)
     return yaml.load(text, Loader=_Loader)
 
 
@@ -57,7 +60,7 @@ def _volume(config: str, mtime: float) -> tuple[str | None, int | None, str | No
     """(venue, year, volume) from a volume's `_config.yml`."""
     try:
         with open(config, encoding="utf-8") as f:
-            data = load_yaml(f.read(MAX_FRONT_MATTER))
+            data = load_yaml(f.read(MAX_FRONT_MATTER), aliases=True)
     except (OSError, UnicodeDecodeError, ValueError, RecursionError, yaml.YAMLError):
         return None, None, None
     if not isinstance(data, dict):
