@@ -13,11 +13,12 @@ HAN = re.compile(r"[\u3400-\u9fff]")
 # A stand-in for CC-CEDICT: general senses, some of them wrong for ML (as the real one is).
 SMALL_DICT = {"图": "diagram", "元": "yuan", "强化": "strengthen", "学习": "learn", "红烧肉": "braised pork",
               "做法": "method of making", "天气": "weather", "怎么样": "how", "图书馆": "library"}
+TRADITIONAL = {ord("強"): "强", ord("學"): "学", ord("習"): "习", ord("擴"): "扩", ord("圖"): "图"}
 
 
 @pytest.fixture()
 def small_dict(monkeypatch):
-    monkeypatch.setattr(translate, "_dictionary", lambda: SMALL_DICT)
+    monkeypatch.setattr(translate, "_dictionary", lambda: cedict.Dictionary(SMALL_DICT, TRADITIONAL))
 
 
 def test_glossary_senses_win_over_the_general_dictionary(small_dict):
@@ -57,6 +58,11 @@ def test_chinese_phrases_stay_phrases_and_exclusions_stay_exclusions(small_dict)
     assert translate_query("图像生成 -对抗").english == "image generation -adversarial"
 
 
+def test_traditional_characters_reach_the_glossary(small_dict):
+    t = translate_query("強化學習 擴散模型")
+    assert t.english == "reinforcement learning diffusion model" and t.coverage == 1.0
+
+
 def test_full_width_input_is_read_as_ascii(small_dict):
     assert translate_query("扩散模型，ｙｅａｒ：２０２０").english == "diffusion model year:2020"
 
@@ -78,7 +84,7 @@ def test_a_query_outside_ml_is_flagged_not_answered_confidently(small_dict):
 
 
 def test_without_any_dictionary_unknown_words_lower_coverage(monkeypatch):
-    monkeypatch.setattr(translate, "_dictionary", lambda: {})
+    monkeypatch.setattr(translate, "_dictionary", lambda: cedict.Dictionary({}, {}))
     t = translate_query("蛋白质设计 红烧肉")
     assert t.english == "protein design"
     assert t.coverage == pytest.approx(5 / 8) and t.poor
@@ -120,13 +126,16 @@ def test_real_cedict_is_built_once_into_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("PAPERSCOPE_DICT_DIR", str(tmp_path))
     cedict.load.cache_clear()
     try:
-        words = cedict.load()
+        d = cedict.load()
+        words = d.words
         assert words["图书馆"] == "library" and words["學習"] == words["学习"] == "learn"
+        assert "學習".translate(d.simplified) == "学习"
         cached = list(tmp_path.glob("*.tsv"))
         assert len(cached) == 1
         cedict.load.cache_clear()
-        assert cedict.load() == words  # read back from the compact file
+        assert cedict.load() == d  # read back from the compact file
         t = translate_query("红烧肉的做法")  # a recipe: general words only
         assert t.coverage == 0.5 and t.poor and "红烧肉" in t.warning
+        assert translate_query("強化學習").english == "reinforcement learning"
     finally:
         cedict.load.cache_clear()

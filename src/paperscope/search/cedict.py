@@ -4,7 +4,9 @@ The source is CC-CEDICT (CC BY-SA 4.0, https://cc-cedict.org), as the `pycccedic
 installs it (a gzipped text file, ~120 k entries). Parsing it with that package takes ~19 s;
 we never call it. Instead `load()` reads a compact derived form: one line per headword
 (simplified, and traditional where it differs), `word<TAB>gloss`, where the gloss is the first
-usable sense cut to a few words ("to learn; to study" -> "learn"). The compact file is built
+usable sense cut to a few words ("to learn; to study" -> "learn"), plus `=學<TAB>学` lines that
+map traditional characters to simplified ones (so a query in traditional characters reaches
+the glossary, which is written in simplified ones). The compact file is built
 from the installed data on first use (~0.3 s), kept in the per-user data directory (or
 `PAPERSCOPE_DICT_DIR`) under a name keyed by the recipe and the package version, and written
 under a temporary name then moved in place. It is a derivative of CC-CEDICT and stays under
@@ -21,8 +23,9 @@ import re
 import tempfile
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
-RECIPE = "cedict-gloss/1"
+RECIPE = "cedict-gloss/2"
 DATA_FILE = "cedict_1_0_ts_utf-8_mdbg.txt.gz"
 MAX_WORDS = 4  # a longer sense is an explanation, not a translation
 _SKIP = re.compile(r"^(surname|variant of|old variant|archaic variant|erhua variant|japanese variant|"
@@ -75,22 +78,31 @@ def source() -> Path | None:
     return None
 
 
-def build(src: Path) -> dict[str, str]:
-    """Headword -> gloss for every entry of `src` with a usable sense (first entry wins)."""
+class Dictionary(NamedTuple):
+    words: dict[str, str]  # headword (simplified or traditional) -> gloss
+    simplified: dict[int, str]  # traditional character -> simplified, for str.translate
+
+
+def build(src: Path) -> Dictionary:
+    """Headword -> gloss for every entry of `src` with a usable sense (first entry wins), and
+    the traditional -> simplified map of its one-character entries."""
     out: dict[str, str] = {}
+    chars: dict[int, str] = {}
     with gzip.open(src, "rt", encoding="utf-8") as f:
         for line in f:
             entry = parse_line(line)
             if entry is None:
                 continue
             trad, simp, senses = entry
+            if len(trad) == 1 == len(simp) and trad != simp and not trad.isascii():
+                chars.setdefault(ord(trad), simp)
             text = gloss(senses)
             if not text:
                 continue
             for word in (simp, trad):
                 if word not in out and not word.isascii():
                     out[word] = text
-    return out
+    return Dictionary(out, chars)
 
 
 def cache_dir() -> Path:
@@ -113,43 +125,49 @@ def cache_path(src: Path) -> Path:
     return cache_dir() / f"{RECIPE.replace('/', '-')}-{stamp}.tsv"
 
 
-def _write(path: Path, words: dict[str, str]) -> None:
+def _write(path: Path, d: Dictionary) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(f"# {RECIPE}: derived from CC-CEDICT (CC BY-SA 4.0, https://cc-cedict.org)\n")
-            f.writelines(f"{w}\t{g}\n" for w, g in words.items())
+            f.writelines(f"={chr(t)}\t{s}\n" for t, s in d.simplified.items())
+            f.writelines(f"{w}\t{g}\n" for w, g in d.words.items())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
-def _read(path: Path) -> dict[str, str]:
+def _read(path: Path) -> Dictionary:
     out: dict[str, str] = {}
+    chars: dict[int, str] = {}
     with open(path, encoding="utf-8") as f:
         for line in f:
             word, sep, text = line.rstrip("\n").partition("\t")
-            if sep and not word.startswith("#"):
+            if not sep or word.startswith("#"):
+                continue
+            if word.startswith("=") and len(word) == 2:
+                chars[ord(word[1])] = text
+            else:
                 out[word] = text
-    return out
+    return Dictionary(out, chars)
 
 
 @lru_cache(maxsize=1)
-def load() -> dict[str, str]:
+def load() -> Dictionary:
     """The compact dictionary: read from the cache, built into it on first use."""
     src = source()
     if src is None:
-        return {}
+        return Dictionary({}, {})
     path = cache_path(src)
     try:
         return _read(path)
     except (OSError, UnicodeDecodeError):
         pass
-    words = build(src)
+    built = build(src)
     try:
-        _write(path, words)
+        _write(path, built)
     except OSError:  # read-only home: keep the dictionary for this process only
         pass
-    return words
+    return built

@@ -12,6 +12,7 @@
    (图 -> graph, 强化学习 -> reinforcement learning, 元学习 -> meta-learning). Otherwise the
    general dictionary (CC-CEDICT, see cedict.py) joins in for the rest, each of its words
    costing more than a glossary word, so it fills gaps rather than re-splitting ML terms.
+   Traditional characters are first mapped to simplified ones (強化學習 -> 强化学习).
 3. Coverage says how much of the query was understood as ML vocabulary: the share of its
    Chinese characters (function words left out) translated by the glossary, dictionary words
    counting half (a general sense may not be the ML one), unknown characters nothing. Below
@@ -96,7 +97,8 @@ def glossary() -> dict[str, str]:
     return read_glossary(text)
 
 
-def _dictionary() -> dict[str, str]:
+def _dictionary():
+    """The general dictionary (`cedict.Dictionary`: words, traditional -> simplified)."""
     from . import cedict
 
     return cedict.load()
@@ -145,9 +147,15 @@ def translate_run(run: str, gloss: dict[str, str] | None = None) -> list[Term]:
     dictionary (loaded only then)."""
     gloss = glossary() if gloss is None else gloss
     terms = segment(run, gloss)
-    if any(t.source == "unknown" for t in terms):
-        terms = segment(run, gloss, _dictionary())
-    return terms
+    if not any(t.source == "unknown" for t in terms):
+        return terms
+    general = _dictionary()
+    simplified = run.translate(general.simplified)  # traditional characters -> simplified
+    if simplified != run:
+        terms = segment(simplified, gloss)
+        if not any(t.source == "unknown" for t in terms):
+            return terms
+    return segment(simplified, gloss, general.words)
 
 
 # --------------------------------------------------------------------------- queries
