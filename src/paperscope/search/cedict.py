@@ -168,6 +168,9 @@ def load() -> Dictionary:
     built = build(src)
     try:
         _write(path, built)
+        for old in path.parent.glob("cedict-gloss-*.tsv"):  # earlier recipes or versions
+            if old != path:
+                old.unlink(missing_ok=True)
     except OSError:  # read-only home: keep the dictionary for this process only
         pass
     return built
