@@ -1,116 +1,260 @@
-"""A short display line for a paper: its title when known; otherwise the name it introduces
-with what it is ("Maestro: trainable low-rank layers"), or a compressed contribution clause
-("Low rank matrix completion problem in an online setting with M users")."""
+"""A short display line for a paper: its title when known; otherwise a label built from the
+abstract, in title style: "Maestro: trainable low-rank layers", "Training-free algorithms to
+accelerate samplers of diffusion models", "Position: ...".
+
+Candidates come from the name the paper introduces with what the text says it is, the object
+of the authors' "we propose / introduce / study ...", and the clause after "we show / argue
+that ...". Each is cut at a clause boundary and, when too long, shortened to a shorter noun
+phrase (never truncated). Candidates that break a rule of enrich/rules.py (back-reference,
+circular, dangling, claim, ...) are dropped; the rest are scored by where they come from and how
+many of the abstract's recurring content words they hold. Extractive and deterministic.
+"""
 from __future__ import annotations
 
 import re
 
+from . import describe
+from . import phrases as ph
 from .methods import Mention
-from .text import Doc, strip_markup
-from .vocab import GENERIC_WORDS, STOPWORDS
+from .rules import DANGLING, MAX_LABEL_CHARS, label_breaks
+from .text import Doc, is_coined, strip_markup
+from .vocab import GENERIC_WORDS, STOPWORDS, VERBS
 
-MAX_LABEL = 80
-
+MAX_LABEL = 86  # a little below the rule's limit, so the label reads as a short title
+_PAREN = re.compile(r"\s*\([^()]{0,80}\)|\s*\[[^\[\]]{0,80}\]")
 _OPENER = re.compile(
-    r"^(?:(?:in|with) this (?:paper|work|study|note)|here(?=,? we)|to \w+[^,]{0,60}|"
-    r"\w+ing\b[^,]{0,80}|(?:from|with|for|under|in|on|at|by|through|using|as) [^,]{1,60}|"
-    r"(?:motivated|inspired|driven) by [^,]{1,60}|"
-    r"to (?:address|tackle|overcome|fill|bridge|solve|mitigate|remedy|alleviate|this end|that end)"
-    r"[^,]{0,60}|building (?:on|upon) [^,]{1,60}|based on [^,]{1,60}|in particular|specifically|"
-    r"concretely|in (?:contrast|response|addition)[^,]{0,40}|to (?:do|achieve) (?:so|this)|"
-    r"first(?:ly)?|second(?:ly)?|finally|moreover|furthermore|additionally|thus|therefore|"
-    r"consequently|instead|accordingly)\s*(?:,\s*|\s+(?=we\b))", re.I)
-_SUBJECT_VERB = re.compile(
-    r"^(?:we|this (?:paper|work|study|article)|our (?:paper|work|study))\s+(?:\w+ly\s+|also\s+|"
-    r"further\s+|then\s+|first\s+)?(\w+)\s+", re.I)
-_CLAIM_VERBS = {"show", "shows", "prove", "proves", "find", "finds", "argue", "argues",
-                "demonstrate", "demonstrates", "establish", "establishes", "observe", "reveal",
-                "reveals", "posit", "suggest", "suggests", "conjecture", "hypothesize", "confirm"}
-_LEAD = re.compile(r"^(?:(?:a|an|the|two|three|several|novel|new|simple|effective|efficient|"
-                   r"scalable|general|principled|unified|first|rigorous|comprehensive|systematic|"
-                   r"and|but|yet|more|highly|very)\s+)+", re.I)
-_BOUNDARY = re.compile(r",|;|:|\s[-–—]\s|\s(?:which|where|whereby|while|whose|that|by|using|via|"
-                       r"based on|in order to|so that|such that|thereby|leveraging|through|and "
-                       r"(?:show|prove|demonstrate|find|derive|analy[sz]e|establish|provide|"
-                       r"achieve|evaluate|apply|conduct|perform|propose|present|introduce|use|"
-                       r"employ|develop|study|investigate|explore|discuss|identify|design|"
-                       r"obtain|give|offer|release|train|test|compare)\w*)\b")
-_PAREN = re.compile(r"\s*\([^()]{0,60}\)")
+    r"^(?:(?:in|with) this (?:paper|work|study|note)|here|to (?:this|that) end|"
+    r"(?:to|in order to) (?:address|tackle|overcome|fill|bridge|solve|mitigate|remedy|"
+    r"alleviate|close|resolve|handle|answer|achieve|do|study|investigate|understand|improve|"
+    r"enable)[^,]{0,80}|in (?:contrast|response|addition|particular|practice|this context)"
+    r"[^,]{0,40}|(?:specifically|concretely|first(?:ly)?|second(?:ly)?|finally|moreover|"
+    r"furthermore|additionally|thus|therefore|consequently|instead|accordingly|however|"
+    r"notably|importantly|motivated by[^,]{0,60}|inspired by[^,]{0,60}|building (?:on|upon)"
+    r"[^,]{0,60}|based on[^,]{0,60}|as a result|overall|altogether|ultimately|recently|"
+    r"to that end|hence|in summary|to summari[sz]e))(?:\s*,\s*|\s+)", re.I)
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]*")
+_POSITION = re.compile(r"position paper|this position|our position|we take the position|"
+                       r"in this (?:piece|essay)|\bwe (?:\w+ )?(?:advocate|urge|call on)\b|"
+                       r"this paper (?:argues|advocates|calls)", re.I)
+KEY_BONUS = 0.5
+COVER_CAP, COVER_W, LEN_PEN = 8, 1.0, 0.0
+KEY_PHRASES = 2
+_PRIOR = {"topic": -1.0, "name": 1.0, "long": 0.9, "intro": 0.85, "study": 0.7, "claim": 0.7, "subject": 0.3,
+          "keyphrases": -0.5}
 
 
-def _fit(text: str, limit: int) -> str:
-    text = re.sub(r"\s+", " ", text).strip(" ,;:.")
-    if len(text) <= limit:
-        return text
-    cut = text[:limit - 1].rsplit(" ", 1)[0].rstrip(" ,;:-(")
-    return cut + "…"
+def _stem(word: str) -> str:
+    w = word.lower()
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
+
+
+def _content(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD.findall(text) if len(w) > 2 and w.lower() not in STOPWORDS
+            and w.lower() not in GENERIC_WORDS}
+
+
+def _weights(doc: Doc) -> dict[str, float]:
+    """How topical each content word is: the share of sentences that use it, the abstract's
+    most spread word scoring 1."""
+    df: dict[str, int] = {}
+    for s in doc.sentences:
+        for w in _content(s):
+            df[w] = df.get(w, 0) + 1
+    top = max(df.values(), default=1)
+    return {w: n / top for w, n in df.items() if n >= 2}
+
+
+def _tidy(text: str) -> str:
+    text = re.sub(r"\s+", " ", _PAREN.sub("", text)).strip(" ,;:.-")
+    words = text.split(" ")
+    while words and (words[-1].lower().strip(",;:") in DANGLING or not words[-1].strip(",;:")):
+        words.pop()
+    return " ".join(words).strip(" ,;:")
 
 
 def _capitalise(text: str) -> str:
-    return text[:1].upper() + text[1:] if text and text[0].islower() and not \
-        re.match(r"[a-z]+[A-Z]", text.split(" ", 1)[0]) else text
-
-
-def _clause(text: str, min_words: int = 4) -> str:
-    """Cut `text` at the first clause boundary that still leaves `min_words` words."""
-    for m in _BOUNDARY.finditer(text):
-        head = text[:m.start()]
-        if len(head.split()) >= min_words:
-            return head
+    first = text.split(" ", 1)[0]
+    if text[:1].islower() and not re.search(r"[A-Z0-9]", first[1:]):
+        return text[:1].upper() + text[1:]
     return text
 
 
-def compress(sentence: str, limit: int = MAX_LABEL) -> str:
-    """The gist of a contribution sentence as a label."""
-    s = _PAREN.sub("", strip_markup(sentence)).strip()
-    for _ in range(2):
-        s = _OPENER.sub("", s)
-    m = _SUBJECT_VERB.match(s)
-    if m:
-        verb = m.group(1).lower()
-        rest = s[m.end():]
-        if verb in _CLAIM_VERBS:
-            rest = re.sub(r"^(?:that|how|why|when|whether)\s+", "", rest)
-            s = _clause(rest, 6)
+def fit(text: str, room: int, whole: bool = False) -> str | None:
+    """The longest noun-phrase prefix of `text` (up to its first clause boundary) that fits in
+    `room` characters, or None: shortened by choosing a shorter phrase, never cut mid-phrase.
+    `whole`: a clause (a claim) is taken whole or not at all."""
+    text = _tidy(ph.hard_cut(text, 4 if whole else 2))
+    if not text or whole:
+        return text if text and len(text) <= room else None
+    best = None
+    for cut in ph.soft_cuts(text):
+        cut = _tidy(cut)
+        if len(cut) <= room and len(cut.split()) >= 2:
+            best = cut
+    return best
+
+
+def _clean_object(text: str) -> str:
+    text = _PAREN.sub("", text)
+    text = ph.drop_leading(text)
+    if re.match(r"to\s+[a-z]+\b", text):
+        verb = text.split()[1]
+        g = ph.gerund(verb)
+        text = g + text[3 + len(verb):] if g else text
+    return ph.drop_leading(ph.as_gerund_phrase(text))
+
+
+_NAMED_OBJECT = re.compile(r"^(?:(?:a|an|the|our)\s+)?(?P<kind>(?:[\w-]+\s+){0,4}?)"
+                           r"(?P<name>[A-Za-z][\w\-+^.]*[\w+^])(?=\s*(?:[,(.;:]|$))")
+
+
+def _named(obj: str) -> tuple[str, str | None] | None:
+    """`xT, a simple framework for vision transformers` -> (xT, simple framework ...);
+    `novel FRL algorithm FLUTE, and ...` -> (FLUTE, FRL algorithm)."""
+    m = _NAMED_OBJECT.match(obj)
+    if not m or not is_coined(m.group("name")):
+        return None
+    name, kind = m.group("name"), m.group("kind").strip()
+    if kind:
+        return name, kind if len(kind.split()) >= 2 else None
+    after = obj[m.end():]
+    return name, describe.description(after) or describe.relative(after)
+
+
+def _objects(sentence: str) -> list[tuple[str, str]]:
+    """(phrase, kind) for every "we <verb> <object>" in a sentence."""
+    out = []
+    for m in ph.OWN_VERB.finditer(sentence):
+        verb, rest = m.group("verb"), sentence[m.end():]
+        rest = re.sub(r"^and\s+[a-z]+\s+", "", rest)  # "introduce and formulate X"
+        if ph.CLAIM_VERBS.match(verb) and ph.THAT.match(rest):
+            out.append((ph.THAT.sub("", rest), "claim"))
+        elif ph.CLAIM_VERBS.match(verb) and not re.match(r"(?:a|an|the|new|novel)\b", rest, re.I):
+            continue
         else:
-            s = _clause(_LEAD.sub("", rest))
-    else:
-        s = _clause(s, 6)
-    return _capitalise(_fit(s, limit))
+            out.append((_clean_object(rest), "study" if ph.STUDY_VERBS.match(verb) else "intro"))
+    return out
 
 
-def _content_words(text: str | None) -> int:
-    return sum(1 for w in (text or "").split() if w.lower() not in GENERIC_WORDS
-               and w.lower() not in STOPWORDS)
+_RIGHT = re.compile(r"^\s+(?:for|of|in|on|with|via|under|from|through|against|to)\s+"
+                    r"(?:(?:a|an|the)\s+)?(?:[\w\-/]+\s+){0,4}?[\w\-/]+(?=\s*(?:[,.;:()]|$|"
+                    r"\s(?:and|that|which|where|while|by|using|to|is|are|can|we|with|for|in|on)\b))")
 
 
-def _usable(desc: str | None, name: str, words: int = 2) -> bool:
-    return bool(desc) and _content_words(desc) >= words and desc.casefold() != name.casefold()
+def _around(sentence: str, phrase: str) -> str | None:
+    """The noun phrase around a keyphrase in a sentence: a few modifiers in front and one
+    prepositional phrase after (`learning-augmented algorithms for non-clairvoyant scheduling`)."""
+    at = sentence.lower().find(phrase.lower())
+    if at < 0 or (at and sentence[at - 1].isalnum()):
+        return None
+    end = at + len(phrase)
+    words = sentence[:at].split()
+    left = []
+    for w in reversed(words[-3:]):
+        lw = w.lower()
+        if not re.fullmatch(r"[A-Za-z][\w\-]*", w) or lw in STOPWORDS or lw in VERBS or \
+                lw in GENERIC_WORDS or lw.endswith("ly"):
+            break
+        left.insert(0, w)
+    right = _RIGHT.match(sentence[end:])
+    tail = right.group(0) if right else ""
+    return " ".join(left + [sentence[at:end] + tail]).strip()
+
+
+def _descriptions(m: Mention) -> list[tuple[str, str]]:
+    out = []
+    for text, kind in ((m.desc, "name"), (m.long, "long"), (m.rel, "name")):
+        if text:
+            out.append((_clean_object(strip_markup(text)), kind))
+    return out
+
+
+class _Pool:
+    def __init__(self, weights: dict[str, float], limit: int, position: bool):
+        self.weights, self.limit, self.position = weights, limit, position
+        self.best: tuple[float, str] | None = None
+        self.key_words: set[str] = set()
+
+    def add(self, text: str | None, kind: str, rank: int = 0, name: str | None = None) -> None:
+        if not text:
+            return
+        prefix = "Position: " if self.position else (f"{name}: " if name else "")
+        body = fit(text, self.limit - len(prefix), whole=kind in ("claim", "subject"))
+        if not body:
+            return
+        body = body if name and not self.position else _capitalise(body)
+        label = prefix + body
+        if label_breaks(label, position=self.position) or \
+                (name and body.casefold().startswith(name.casefold())):
+            return
+        words = _content(body)
+        cover = sorted((self.weights.get(w, 0.0) for w in words), reverse=True)[:COVER_CAP]
+        n = len(body.split())
+        score = _PRIOR[kind] - 0.12 * rank + COVER_W * sum(cover) / 2.0
+        score -= 0.5 if n < 3 else 0.0
+        if any(w in self.key_words for w in words):
+            score += KEY_BONUS
+        score -= LEN_PEN * max(0, n - 11)
+        if not words:
+            score -= 1.0
+        if self.best is None or score > self.best[0]:
+            self.best = (score, label)
+
+
+def _primary(mentions: list[Mention]) -> Mention | None:
+    return next((m for m in mentions if m.how != "variant"), mentions[0] if mentions else None)
 
 
 def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
-               limit: int = MAX_LABEL) -> str:
+               limit: int = MAX_LABEL, paper_type: str | None = None,
+               keyphrases: list[str] | None = None) -> str:
     if title and title.strip():
         return re.sub(r"\s+", " ", strip_markup(title)).strip()
-    if mentions:
-        primary = next((m for m in mentions if m.how != "variant"), mentions[0])
-        name = primary.name
-        if _usable(primary.desc, name, 2) and len(primary.desc.split()) <= 6:
-            desc = primary.desc
-        elif _usable(primary.long, name, 1) and len(primary.long.split()) >= 2:
-            desc = primary.long
-        elif _usable(primary.desc, name, 2):
-            desc = primary.desc
-        elif _usable(primary.rel, name, 2):
-            desc = primary.rel
-        elif _usable(primary.desc, name, 1):
-            desc = primary.desc
-        else:
-            desc = compress(tldr, limit)
-            if desc.casefold().startswith(name.casefold()):
-                return desc
-            first = desc.split(" ", 1)[0]
-            if first[1:].islower() and re.search(r"\b" + re.escape(first.lower()) + r"\b", tldr):
-                desc = desc[:1].lower() + desc[1:]  # "DiffFPR: challenging ..." (not "markov")
-        return _fit(f"{name}: {desc}", limit)
-    return compress(tldr or (doc.sentences[0] if doc.sentences else ""), limit)
+    if not doc.sentences:
+        return ""
+    limit = min(limit, MAX_LABEL_CHARS)
+    weights = _weights(doc)
+    for rank, phrase in enumerate((keyphrases or [])[:3]):
+        for w in _content(phrase):  # the paper's keyphrases are what a title names
+            weights[w] = weights.get(w, 0.0) + (0.6 if rank == 0 else 0.4)
+    pool = _Pool(weights, limit, paper_type == "position" or bool(_POSITION.search(doc.text)))
+    pool.key_words = _content(" ".join((keyphrases or [])[:KEY_PHRASES]))
+    primary = _primary(mentions)
+    if primary and not pool.position:
+        for text, kind in _descriptions(primary):
+            pool.add(text, kind, name=primary.name)
+    own = [i for i in range(doc.own_start, len(doc.sentences))]
+    best = doc.sentences.index(tldr) if tldr in doc.sentences else None
+    order = ([best] if best is not None else []) + [i for i in own if i != best]
+    for rank, i in enumerate(order[:6]):
+        s = doc.sentences[i]
+        objects = _objects(s)
+        for text, kind in objects:
+            named = _named(text) if kind == "intro" else None
+            if named and not pool.position:
+                pool.add(named[1], "name", rank, name=named[0])
+                continue
+            if primary and not pool.position:
+                pool.add(text, kind, rank, name=primary.name)
+            pool.add(text, kind, rank)
+        if rank < 2 and not objects:
+            pool.add(_OPENER.sub("", s), "subject", rank + 1)
+    for phrase in (keyphrases or [])[:2]:
+        for i in order[:6]:
+            found = _around(doc.sentences[i], phrase)
+            if found:
+                pool.add(found, "topic", 1)
+                break
+    if pool.best is None:
+        for s in doc.sentences[doc.own_start:doc.own_start + 3]:
+            pool.add(_OPENER.sub("", s), "subject", 3)
+    if pool.best is None and keyphrases:
+        pool.add(" and ".join(keyphrases[:2]), "keyphrases")
+    if pool.best is None:
+        words = _tidy(ph.hard_cut(_OPENER.sub("", doc.sentences[0]))).split()
+        return _capitalise(" ".join(words[:10]))
+    return pool.best[1]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from .rules import BACKREF, DANGLING, SELF_REF, tldr_breaks
 from .text import Doc
 
 _CONTRIB = re.compile(
@@ -69,17 +70,69 @@ def sentence_scores(doc: Doc, method_names: list[str]) -> list[float]:
     return scores
 
 
+_CLAUSE_END = re.compile(r";\s|,\s(?:which|where|while|whereas|and|thereby|thus|allowing|"
+                         r"enabling|leading|resulting|yielding)\b|\s[-–—]+\s")
+
+
 def shorten(sentence: str, limit: int = MAX_CHARS) -> str:
+    """A long sentence ends at its last clause boundary within `limit`; only a sentence without
+    one is cut with an ellipsis."""
     if len(sentence) <= limit:
         return sentence
+    ends = [m.start() for m in _CLAUSE_END.finditer(sentence[:limit])]
+    ends = [e for e in ends if len(sentence[:e].split()) >= 8]
+    if ends:
+        return sentence[:ends[-1]].rstrip(" ,;:") + "."
     cut = sentence[:limit].rsplit(" ", 1)[0].rstrip(",;:")
     return cut + " …"
 
 
+# "To address these challenges, we propose X" -> "We propose X"
+_LEAD_CLAUSE = re.compile(
+    r"^(?:(?:to|in order to) [^,]{2,90}|towards? (?:this|that) end|in (?:response|light of|"
+    r"addition|particular|contrast|this (?:context|setting|regard))[^,]{0,80}|regarding [^,]{2,80}|"
+    r"(?:motivated|inspired|guided|driven) by [^,]{2,80}|(?:building|based) (?:on|upon) [^,]{2,80}|"
+    r"from (?:this|these|that) [^,]{1,60}|given (?:this|these|that) [^,]{1,60}|with (?:this|these) "
+    r"[^,]{1,60}|as (?:a result|such)|under (?:this|these) [^,]{1,60}|unlike [^,]{2,80}|"
+    r"however|moreover|furthermore|additionally|thus|therefore|hence|consequently|accordingly|"
+    r"instead|then|finally|specifically|concretely|notably|importantly|also|here|second(?:ly)?|"
+    r"third(?:ly)?|first(?:ly)?|next|lastly|overall|(?:\d|i+|[a-e])\)|\((?:\d|i+|[a-e])\))"
+    r"\s*,?\s*(?=\w)", re.I)
+_ADVERB = re.compile(r"^(we|this (?:paper|work)) (?:then|further|also|thus|therefore|hence|"
+                     r"next|finally|additionally|instead|now) ", re.I)
+_BACKREF_CUT = re.compile(r",\s|\s(?:which|that|to|on|for|in|by|using|with|from|across|under|"
+                          r"and|where|while|via|through|of)\s")
+
+
+def self_contained(sentence: str) -> str:
+    """Rewrite a sentence that leans on earlier text: drop an opening "To address these
+    challenges," or "However,", and end the sentence before a clause that refers back
+    ("... decoding to address this challenge")."""
+    s = _LEAD_CLAUSE.sub("", sentence.strip(), count=1)
+    s = _ADVERB.sub(r"\1 ", s)
+    s = s[:1].upper() + s[1:]
+    m = BACKREF.search(SELF_REF.sub(lambda x: "x" * len(x.group()), s))
+    if m:
+        cuts = [c.start() for c in _BACKREF_CUT.finditer(s[:m.start()])]
+        cuts = [c for c in cuts if len(s[:c].split()) >= 6 and
+                s[:c].rsplit(" ", 1)[-1].lower() not in DANGLING]
+        if cuts:
+            s = s[:cuts[-1]].rstrip(" ,;:") + "."
+    return s
+
+
 def best_sentence(doc: Doc, method_names: list[str]) -> str:
-    """The contribution sentence (display text, markup removed)."""
+    """The contribution sentence (display text, markup removed), rewritten to stand alone;
+    when it cannot, the next best sentence that can."""
     if not doc.sentences:
         return ""
     scores = sentence_scores(doc, method_names)
-    best = max(range(len(scores)), key=lambda i: (scores[i], -i))
-    return shorten(doc.sentences[best])
+    order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
+    first = None
+    for i in order[:4]:
+        text = shorten(self_contained(doc.sentences[i]))
+        if first is None:
+            first = text
+        if not tldr_breaks(text):
+            return text
+    return first or ""

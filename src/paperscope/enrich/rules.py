@@ -1,0 +1,137 @@
+"""What a reader accepts as a label or a TL;DR, written down as checks. `label_breaks` and
+`tldr_breaks` return the names of the rules a text breaks (empty: acceptable). The label maker
+uses them to reject candidates; benchmarks/label_eval.py and the tests count them.
+
+Label rules: complete (no ellipsis), at most 90 characters, self-contained (no opening
+back-reference, pronoun or connective, no "this/these ..." anywhere), not circular ("X: method
+X"), not ending on a function word, not a benchmark claim ("attains 2.7% ..."), starting with a
+capital or a coined name, balanced brackets. TL;DR rules: one complete sentence that does not
+lean on text the reader cannot see.
+"""
+from __future__ import annotations
+
+import re
+
+MAX_LABEL_CHARS = 90
+
+# words that make a phrase lean on earlier text when they open it
+OPENERS = frozenset("""
+that this these those such it its they them their there here we our us you i he she his her
+to response regarding however moreover furthermore additionally also thus therefore hence
+consequently instead then finally first firstly second secondly third lastly next specifically
+particularly notably importantly interestingly surprisingly meanwhile nevertheless nonetheless
+still yet and but or nor so because since although though while whereas whereby which who whom
+whose where as if unlike despite besides further accordingly otherwise likewise similarly
+conversely overall altogether ultimately indeed namely e.g i.e building based motivated inspired
+given under in with by at from for as after before during among across via using through
+within without upon how why what when whether if is are was were be has have had can could
+will would may might must should does do did allowing enabling leading making resulting
+yielding showing providing contrary each
+""".split())
+# back-references anywhere in the phrase ("method for this problem", "the aforementioned gap")
+BACKREF = re.compile(r"\b(?:this|these|those|aforementioned|above-mentioned|former|latter|"
+                      r"said|such)\b(?!\s+(?:as|that)\b)", re.I)
+SELF_REF = re.compile(r"\b(?:this|the present) (?:paper|work|study|article|note|position paper|"
+                   r"survey|submission)\b", re.I)
+# a phrase must not end on these
+DANGLING = frozenset("""
+a an the of to in on for with by via from at as and or but nor than that which who whom whose
+where when while is are was were be been being can could may might will would should must has
+have had its their our his her this these those such into onto over under between among within
+without through across toward towards against upon about after before during per using based
+leveraging including like versus vs not also both either each every some any more most less
+very how what why whether if so then thus yet new novel one respect
+""".split())
+_CLAIM = re.compile(r"\d\s?%|\b(?:attains?|achieves?|outperform(?:s|ing)?|surpass(?:es|ing)?|"
+                    r"beats?|state-of-the-art results|improves? (?:the |upon )?(?:state-of-the-art|sota)|sota results|improves? (?:the )?(?:accuracy|"
+                    r"performance)|accuracy boosts?|speed-?ups? of)\b", re.I)
+_FIRST_WORD = re.compile(r"[^\W_][\w'’\-]*", re.U)
+
+
+def _words(text: str) -> list[str]:
+    return _FIRST_WORD.findall(text)
+
+
+def _balanced(text: str) -> bool:
+    for a, b in ("()", "[]", "{}"):
+        if text.count(a) != text.count(b):
+            return False
+    return text.count('"') % 2 == 0
+
+
+def _coined(tok: str) -> bool:
+    return any(c.isupper() for c in tok[1:]) or any(c.isdigit() for c in tok)
+
+
+def label_breaks(label: str, *, position: bool = False) -> list[str]:
+    """Rules of a good title-less label that `label` breaks. `position`: whether the paper is
+    a position paper (then, and only then, the label starts with "Position:")."""
+    text = (label or "").strip()
+    words = _words(text)
+    out: list[str] = []
+    if len(words) < 2:
+        return ["empty"]
+    if "…" in text or "..." in text:
+        out.append("cut")
+    if len(text) > MAX_LABEL_CHARS:
+        out.append("long")
+    head, sep, desc = text.partition(": ")
+    first = words[0].lower()
+    if first in OPENERS:
+        out.append("opener")
+    elif sep and (dw := _words(desc)) and dw[0].lower() in OPENERS - {"to"}:
+        out.append("opener")
+    if BACKREF.search(SELF_REF.sub("", text)):
+        out.append("back-reference")
+    if text[:1].islower() and not _coined(words[0]):
+        out.append("lower-case")
+    last = words[-1].lower()
+    if last in DANGLING or text.rstrip()[-1:] in ",;:-–(" :
+        out.append("dangling")
+    if not _balanced(text):
+        out.append("unbalanced")
+    if _CLAIM.search(text):
+        out.append("claim")
+    if _NOT_A_PHRASE.search(text):
+        out.append("fragment")
+    if sep and head.strip().lower() != "position":
+        dw = [w.lower() for w in _words(desc)]
+        name = head.strip().lower()
+        if not dw or name in dw or " ".join(dw).startswith(name) or \
+                (len(dw) <= 3 and all(w in _KIND for w in dw[:1]) and name in " ".join(dw)):
+            out.append("circular")
+        elif len(dw) < 2:
+            out.append("empty")
+    if position != text.lower().startswith("position:"):
+        out.append("position")
+    return out
+
+
+# "Showing that ...", a link, "(see ...", an unfinished "A recent theory shows"
+_NOT_A_PHRASE = re.compile(r"^\w+ing (?:that|how|why|whether)\b|https?\b|www\.|\bgithub\b|"
+                           r"\b(?:shows?|finds?|argues?|suggests?|proves?|demonstrates?)$", re.I)
+_KIND = frozenset("method approach framework model algorithm technique system".split())
+
+_TLDR_OPENER = re.compile(
+    r"^(?:to (?:address|tackle|overcome|solve|mitigate|alleviate|remedy|fill|bridge|this end|that "
+    r"end|do so|achieve this)|regarding|in response|in light of (?:this|these)|as such|"
+    r"(?:this|these|those|such|it|its|they|their|them|thus|therefore|hence|however|moreover|"
+    r"furthermore|additionally|consequently|instead|then|finally|also|specifically|accordingly|"
+    r"likewise|similarly|here|there|unlike|besides|nevertheless|nonetheless)\b)", re.I)
+
+
+def tldr_breaks(tldr: str) -> list[str]:
+    """Rules of a self-contained one-sentence TL;DR that `tldr` breaks."""
+    text = (tldr or "").strip()
+    if len(_words(text)) < 4:
+        return ["empty"]
+    out = []
+    if "…" in text or "..." in text:
+        out.append("cut")
+    if _TLDR_OPENER.match(text):
+        out.append("opener")
+    if BACKREF.search(SELF_REF.sub("", text)):
+        out.append("back-reference")
+    if text[:1].islower() and not _coined(_words(text)[0]):
+        out.append("lower-case")
+    return out
