@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-RECIPE = "cedict-gloss/2"
+RECIPE = "cedict-gloss/3"
 DATA_FILE = "cedict_1_0_ts_utf-8_mdbg.txt.gz"
 MAX_WORDS = 4  # a longer sense is an explanation, not a translation
 _SKIP = re.compile(r"^(surname|variant of|old variant|archaic variant|erhua variant|japanese variant|"
@@ -34,6 +34,7 @@ _SKIP = re.compile(r"^(surname|variant of|old variant|archaic variant|erhua vari
 _BRACKETS = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _CJK_REF = re.compile(r"[\u3400-\u9fff|]+")
 _LEAD = re.compile(r"^(?:to be |to |a |an |the )", re.IGNORECASE)
+_TAIL = re.compile(r" (?:in|of|for|with|from|used|that|which|where|who|as) ", re.IGNORECASE)
 
 
 def gloss(senses: list[str]) -> str:
@@ -45,6 +46,8 @@ def gloss(senses: list[str]) -> str:
         text = _CJK_REF.sub(" ", _BRACKETS.sub(" ", sense))
         text = re.split(r"[;,]", text)[0]
         text = _LEAD.sub("", " ".join(text.split())).strip(" .?!'\"")
+        if len(text.split()) > MAX_WORDS:  # "Yunnan province in southwest China" -> "Yunnan province"
+            text = _TAIL.split(text, 1)[0]
         if text and len(text.split()) <= MAX_WORDS and text.isascii():
             return text.lower()
     return ""
