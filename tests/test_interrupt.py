@@ -1,5 +1,10 @@
 """A crash (SIGKILL) or Ctrl-C (SIGINT) during a real ingest process leaves the library as it
-was before the interrupted transaction: whole batches only, consistent indexes, still usable."""
+was before the interrupted transaction: whole batches only, consistent indexes, still usable.
+
+Robust to a slow, loaded machine without checking less: the child's output goes to files (a
+full pipe cannot stall it), the signal is sent as soon as a batch has landed while the child is
+known to be still writing (so "mid-run" holds however slow the machine), and the waits are
+generous but end in a failure that shows the child's output instead of hanging."""
 from __future__ import annotations
 
 import os
@@ -17,6 +22,9 @@ from paperscope.library import Library
 
 WORDS = ("model data learning graph neural network training loss sample policy reward kernel "
          "optimization gradient robust transformer attention diffusion causal bandit").split()
+BATCHES = 20
+FIRST_BATCH_WAIT_S = 600  # a loaded 2-core machine has needed minutes to start and write one batch
+EXIT_WAIT_S = 300
 
 
 def _big_list(path: Path, n: int) -> Path:
@@ -26,6 +34,14 @@ def _big_list(path: Path, n: int) -> Path:
             words = " ".join(WORDS[(i * 7 + j * 3) % len(WORDS)] for j in range(40))
             f.write(f"Paper number {i} studies {words} and reports results on benchmark {i * 31}.\n\n")
     return path
+
+
+def _papers(db: Path) -> int:
+    conn = sqlite3.connect(db, timeout=60)
+    try:
+        return conn.execute("SELECT COUNT(*) FROM papers").fetchone()[0]
+    finally:
+        conn.close()
 
 
 def _check_consistent(db: Path, before: int) -> int:
@@ -43,35 +59,52 @@ def _check_consistent(db: Path, before: int) -> int:
     return papers
 
 
+def _output(tmp_path: Path) -> str:
+    return "\n".join(f"{name}: {(tmp_path / name).read_text(errors='replace')[-2000:]}"
+                     for name in ("child.out", "child.err"))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
 def test_interrupted_ingest_leaves_whole_batches(tmp_path, samples_dir, sig):
     db = tmp_path / "lib.db"
     with Library.open(db) as lib:
         lib.ingest([samples_dir], embed=False)
-    before = 95
-    big = _big_list(tmp_path / "big.txt", 20 * BATCH)
+    before = _papers(db)
+    assert before == 95
+    big = _big_list(tmp_path / "big.txt", BATCHES * BATCH)
     env = {**os.environ, "PAPERSCOPE_DB": str(db)}
-    proc = subprocess.Popen([sys.executable, "-m", "paperscope", "ingest", "--no-embed", str(big)],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    # wait until at least one batch has landed, then interrupt mid-run
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        conn = sqlite3.connect(db, timeout=30)
-        n = conn.execute("SELECT COUNT(*) FROM papers").fetchone()[0]
-        conn.close()
-        if n > before:
-            break
-        time.sleep(0.05)
-    time.sleep(0.2)
-    proc.send_signal(sig)
-    proc.wait(timeout=60)
-    assert proc.returncode != 0
+    with open(tmp_path / "child.out", "wb") as out, open(tmp_path / "child.err", "wb") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "paperscope", "ingest", "--no-embed", str(big)],
+                                env=env, stdout=out, stderr=err)
+        try:
+            # wait until at least one batch has landed and the child is still writing batches
+            deadline = time.monotonic() + FIRST_BATCH_WAIT_S
+            landed = before
+            while landed == before:
+                if proc.poll() is not None:
+                    pytest.fail(f"the ingest ended (exit {proc.returncode}) before any batch landed\n"
+                                + _output(tmp_path))
+                if time.monotonic() > deadline:
+                    pytest.fail(f"no batch landed in {FIRST_BATCH_WAIT_S} s\n" + _output(tmp_path))
+                time.sleep(0.02)
+                landed = _papers(db)
+            assert landed < before + BATCHES * BATCH, "the whole file landed between two polls"
+            proc.send_signal(sig)
+            try:
+                proc.wait(timeout=EXIT_WAIT_S)
+            except subprocess.TimeoutExpired:
+                pytest.fail(f"the ingest did not stop within {EXIT_WAIT_S} s of {sig.name}\n" + _output(tmp_path))
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert proc.returncode != 0, _output(tmp_path)
     after = _check_consistent(db, before)
-    assert before <= after < before + 20 * BATCH
+    assert landed <= after < before + BATCHES * BATCH
     # the library is still usable and a re-run completes the job without duplicates
     with Library.open(db) as lib:
         report = lib.ingest([big], embed=False)
         assert report.ok
-        assert lib.stats()["papers"] == before + 20 * BATCH
+        assert lib.stats()["papers"] == before + BATCHES * BATCH
     _check_consistent(db, before)
