@@ -57,6 +57,9 @@ def versions() -> dict:
             out[name] = version(name)
         except PackageNotFoundError:
             out[name] = None
+    from paperscope.search.embedder import MODEL_ID
+
+    out["embedding_model"] = MODEL_ID
     return out
 
 
