@@ -28,16 +28,16 @@ class Run:
 
 
 def collect(name: str, records: list[dict]) -> Run:
-    from paperscope.search import hybrid, semantic
+    from paperscope.search import hybrid
 
     lib = data.library(name, records, titles=False)
-    index = hybrid.lexical_index(lib)
-    vec = semantic.vector_index(lib)
+    index = lib.engine.lexical()
+    vec = lib.engine.vectors()
     rows = vec.positions(index.rowids)
     assert (rows >= 0).all(), "every paper needs a vector"
     matrix = vec.matrix[rows]
     pos_of = {int(r): i for i, r in enumerate(index.rowids)}
-    rowid_of = dict(lib.store.conn.execute("SELECT id, rowid FROM papers"))
+    rowid_of = lib.store.rowids_of_ids()
     queries, targets = [], []
     for r in records:
         pid = data.paper_id(lib, r)
@@ -47,13 +47,13 @@ def collect(name: str, records: list[dict]) -> Run:
         targets.append(pos_of[rowid_of[pid]])
     qs = [hybrid.prepare(t) for t in queries]
     t0 = time.time()
-    qvecs = semantic.embed_texts([q.text for q in qs])
+    qvecs = lib.engine.embed([q.text for q in qs])
     bm25 = []
     for q in qs:
-        groups, _ = hybrid.query_groups(lib, index, q)
+        groups, _ = hybrid.query_groups(lib.engine, index, q)
         bm25.append(index.scores(groups))
     cos = [matrix @ v for v in qvecs]
-    abstracts = dict(lib.store.conn.execute("SELECT rowid, abstract FROM papers"))
+    abstracts = {r: a for r, (_, a) in lib.store.texts_of_rowids([int(r) for r in index.rowids]).items()}
     shipped = shipped_ranks(lib, qs, qvecs, targets)
     print(f"  {name}: {len(qs)} queries over {index.size} papers ({time.time() - t0:.1f}s)", flush=True)
     lib.close()
@@ -61,24 +61,34 @@ def collect(name: str, records: list[dict]) -> Run:
                shipped)
 
 
-def shipped_ranks(lib, qs, qvecs, targets, depth: int = 10) -> list[int]:
-    """Target ranks through the product's search (`hybrid.rank`, fusion + second stage), the
-    query vectors computed once up front in a batch (the same model; batching only changes
-    padding, which is masked) instead of one model call per query."""
-    from paperscope.search import hybrid, semantic
+class PrecomputedEmbedder:
+    """The library's embedder with the benchmark's query vectors computed up front in one
+    batch (the same model; batching only changes padding, which is masked)."""
 
-    by_text = {q.text: v for q, v in zip(qs, qvecs)}
-    real = semantic.embed_texts
-    semantic.embed_texts = lambda texts: np.stack([by_text[t] if t in by_text else real([t])[0] for t in texts])
-    try:
-        out = []
-        with semantic.single_threaded_blas():
-            for q, target in zip(qs, targets):
-                found = list(hybrid.rank(lib, q, mode="hybrid", limit=depth).positions)
-                out.append(found.index(target) + 1 if target in found else depth + 1)
-        return out
-    finally:
-        semantic.embed_texts = real
+    def __init__(self, real, texts: list[str], vectors: np.ndarray):
+        self.real = real
+        self.known = dict(zip(texts, vectors))
+
+    def embed(self, texts):
+        return np.stack([self.known[t] if t in self.known else self.real.embed([t])[0] for t in texts])
+
+    def token_counts(self, texts):
+        return self.real.token_counts(texts)
+
+
+def shipped_ranks(lib, qs, qvecs, targets, depth: int = 10) -> list[int]:
+    """Target ranks through the product's search (`SearchEngine.rank`: fusion + second stage),
+    with an engine whose embedder answers the benchmark's queries from precomputed vectors."""
+    from paperscope.search import semantic
+    from paperscope.search.engine import SearchEngine
+
+    engine = SearchEngine(lib.store, PrecomputedEmbedder(lib.engine.embedder, [q.text for q in qs], qvecs))
+    out = []
+    with semantic.single_threaded_blas():
+        for q, target in zip(qs, targets):
+            found = list(engine.rank(q, mode="hybrid", limit=depth).positions)
+            out.append(found.index(target) + 1 if target in found else depth + 1)
+    return out
 
 
 def shipped(run: Run) -> dict:

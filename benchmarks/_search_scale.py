@@ -39,14 +39,14 @@ def near_copy(abstract: str, donor: str, rng: random.Random) -> str:
 
 def noise_level(lib, rng: random.Random, samples: int = 200) -> tuple[float, float]:
     """(sigma, measured mean cosine): embed real near-copies, match the noise to them."""
-    from paperscope.search import semantic
+    from paperscope.search.embedder import get_embedder
 
     rows = lib.store.conn.execute("SELECT abstract FROM papers ORDER BY rowid").fetchall()
     picks = rng.sample(range(len(rows)), min(samples, len(rows)))
     originals = [rows[i][0] for i in picks]
     copies = [near_copy(t, rows[rng.randrange(len(rows))][0], rng) for t in originals]
-    a = semantic.embed_texts(originals)
-    b = semantic.embed_texts(copies)
+    a = get_embedder().embed(originals)
+    b = get_embedder().embed(copies)
     target = float(np.mean(np.sum(a * b, axis=1)))
     g = np.random.default_rng(0).standard_normal(a.shape).astype(np.float32) / np.sqrt(a.shape[1])
     lo, hi = 0.0, 2.0

@@ -43,7 +43,10 @@ def _reference_from_store(conn: sqlite3.Connection, **params):
     rowids = [r[0] for r in rows]
     lengths = [r[1] for r in rows]
     keys = [postings.unpack(r[2]) for r in rows]
-    stale = postings.stale_rows(conn)
+    stale = [dict(r) for r in conn.execute(
+        "SELECT p.rowid AS rowid, p.title, p.label, p.abstract, p.authors, p.keywords FROM papers p "
+        "LEFT JOIN paper_terms t ON t.paper_rowid = p.rowid "
+        "WHERE t.paper_rowid IS NULL OR t.tokenizer != ? ORDER BY p.rowid", (tokens.VERSION,))]
     memory_terms = None
     if stale:
         vocab = dict(conn.execute("SELECT term, id FROM search_terms"))
@@ -174,12 +177,15 @@ def _rss_mb(field: str) -> float:
 def child(which: str, db: str, chunk: int) -> None:
     from paperscope.search import lexical
 
+    from paperscope.store import open_store
+
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     conn.row_factory = sqlite3.Row
     conn.execute("SELECT COUNT(*) FROM papers").fetchone()
+    store = open_store(db, readonly=True)
     before = _rss_mb("VmRSS")
     t0 = time.perf_counter()
-    index = (_reference_from_store(conn) if which == "old" else lexical.build_from_store(conn, chunk=chunk))
+    index = (_reference_from_store(conn) if which == "old" else lexical.build_from_store(store, chunk=chunk))
     seconds = time.perf_counter() - t0
     peak = _rss_mb("VmHWM")  # before hashing (which copies arrays)
     digest = hashlib.sha256()

@@ -178,14 +178,15 @@ def known_item_child(graph: str, cache: Path, dump: Path) -> None:
     kind = get_embedder().kind
     assert kind == graph, f"asked for {graph}, ran {kind}"
     from paperscope.library import Library
-    from paperscope.search import hybrid, semantic
+    from paperscope.search import hybrid
+    from paperscope.search.embedder import get_embedder
 
     lib = Library.open(cache / "icml2024-notitle.db")
-    index = hybrid.lexical_index(lib)
-    vec = semantic.vector_index(lib)
+    index = lib.engine.lexical()
+    vec = lib.engine.vectors()
     matrix = vec.matrix[vec.positions(index.rowids)]
     lib.close()
-    queries = semantic.embed_texts([hybrid.prepare(t).text for t in run.queries])
+    queries = get_embedder().embed([hybrid.prepare(t).text for t in run.queries])
     np.savez(dump, matrix=matrix, queries=queries, target=run.target,
              bm25=np.stack(run.bm25), rowids=np.asarray(index.rowids))
     print(json.dumps({"graph": kind, "papers": len(run.abstracts), "queries": len(run.queries),

@@ -86,7 +86,7 @@ def previous_bm25_cosines(lib, index, text: str) -> np.ndarray:
     from paperscope.search import lexical, tokens
 
     counts = collections.Counter(tokens.terms(text))
-    ids = lexical.term_ids(lib.store.conn, index, counts)
+    ids = lexical.term_ids(lib.store, index, counts)
     if not ids:
         return np.zeros(index.size, np.float32)
     n, k1 = max(index.size, 1), lexical.K1
@@ -106,7 +106,7 @@ def venue_sims(name: str) -> tuple[dict[str, np.ndarray], list[set[str]], int, d
     and term-vector matrices with the labelled papers' positions, for the re-ranking variants."""
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    from paperscope.search import hybrid, related, semantic, vectors
+    from paperscope.search import related, semantic
 
     records = data.dedupe(data.CORPUS[name]())
     labels, classes = labels_for(records)
@@ -116,18 +116,18 @@ def venue_sims(name: str) -> tuple[dict[str, np.ndarray], list[set[str]], int, d
     recs, labs, ids = [records[i] for i in keep], [labels[i] for i in keep], [found[i] for i in keep]
     texts = [semantic.paper_text(r["title"], r["abstract"]) for r in recs]
     tfidf = TfidfVectorizer(sublinear_tf=True, stop_words="english").fit_transform(texts)
-    vec = semantic.vector_index(lib)
-    index = hybrid.lexical_index(lib)
-    rowid_of = dict(lib.store.conn.execute("SELECT id, rowid FROM papers"))
+    vec = lib.engine.vectors()
+    index = lib.engine.lexical()
+    rowid_of = lib.store.rowids_of_ids()
     rowids = np.array([rowid_of[p] for p in ids], dtype=np.int64)
     emb = vec.matrix[vec.positions(rowids)]
     pos = index.positions(rowids)
-    mean = related.embedding_mean(lib, vec)
+    mean = lib.engine.embedding_mean()
     every = index.rowids.astype(np.int64)  # the whole library, lexical-index order
     full_emb = vec.matrix[vec.positions(every)]
     full = {"centred": np.stack([related.centred_cosines(full_emb, q, mean) for q in full_emb]),
-            "terms": np.stack([related.lexical_cosines(lib, index, rowid=int(r)) for r in every]),
-            "term_matrix": _term_matrix(vectors.for_library(lib, index)), "labelled": pos}
+            "terms": np.stack([related.lexical_cosines(lib.engine, rowid=int(r)) for r in every]),
+            "term_matrix": _term_matrix(lib.engine.term_vectors()), "labelled": pos}
     sims = {"TF-IDF (sklearn, sublinear)": (tfidf @ tfidf.T).toarray(),
             "embedding (MiniLM-L6)": emb @ emb.T,
             "embedding, centred": full["centred"][np.ix_(pos, pos)],

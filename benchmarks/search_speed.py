@@ -44,7 +44,7 @@ def query_set(n: int, seed: int = 1) -> list[str]:
 def warm(size: int) -> dict:
     """Runs in its own process (peak RSS is per process)."""
     import _search_scale as scale
-    from paperscope.search import fusion, hybrid, semantic
+    from paperscope.search import fusion, semantic
     from paperscope.search.embedder import get_embedder
 
     lib, info = scale.scale_library(size)
@@ -54,10 +54,10 @@ def warm(size: int) -> dict:
     get_embedder()
     model_s = time.perf_counter() - t
     t = time.perf_counter()
-    hybrid.lexical_index(lib)
+    lib.engine.lexical()
     lexical_s = time.perf_counter() - t
     t = time.perf_counter()
-    vec = semantic.vector_index(lib)
+    vec = lib.engine.vectors()
     vectors_s = time.perf_counter() - t
     queries = query_set(QUERIES)
     out = {"papers": n, "build": info, "load_seconds": {"model": round(model_s, 3), "lexical_index": round(lexical_s, 3),
@@ -114,9 +114,9 @@ def fts5_latency(lib, queries: list[str]) -> dict:
 
 
 def coarse_recall(vec, queries: list[str]) -> float:
-    from paperscope.search import semantic
+    from paperscope.search.embedder import get_embedder
 
-    qv = semantic.embed_texts(queries)
+    qv = get_embedder().embed(queries)
     hits = 0
     for v in qv:
         exact = set(np.argsort(-(vec.matrix @ v))[:10].tolist())

@@ -24,9 +24,9 @@ def bm25_grid(names) -> list[dict]:
     libs = {n: data.library(n, data.dedupe(data.CORPUS[n]()), titles=False) for n in names}
     prepared = {}
     for n, lib in libs.items():
-        index = hybrid.lexical_index(lib)
+        index = lib.engine.lexical()
         pos_of = {int(r): i for i, r in enumerate(index.rowids)}
-        rowid_of = dict(lib.store.conn.execute("SELECT id, rowid FROM papers"))
+        rowid_of = lib.store.rowids_of_ids()
         found = [(r, data.paper_id(lib, r)) for r in data.dedupe(data.CORPUS[n]()) if r["title"]]
         pairs = [(hybrid.prepare(r["title"]), pos_of[rowid_of[pid]]) for r, pid in found if pid]
         prepared[n] = pairs
@@ -37,11 +37,11 @@ def bm25_grid(names) -> list[dict]:
             fb[2] = b
             row = {"k1": k1, "b_abstract": b}
             for n, lib in libs.items():
-                index = lexical.build_from_store(lib.store.conn, field_weights=lexical.FIELD_WEIGHTS,
+                index = lexical.build_from_store(lib.store, field_weights=lexical.FIELD_WEIGHTS,
                                                  field_b=tuple(fb), k1=k1)
                 ranks = []
                 for q, target in prepared[n]:
-                    groups, _ = hybrid.query_groups(lib, index, q)
+                    groups, _ = hybrid.query_groups(lib.engine, index, q)
                     ranks.append(ev.rank_of(index.scores(groups), target))
                 row[n] = ev.metrics(ranks)["mrr@10"]
             row["mean"] = round(float(np.mean([row[n] for n in libs])), 4)
@@ -73,19 +73,19 @@ def fusion_grid(runs) -> list[dict]:
 def rerank_grid(names) -> list[dict]:
     """The second stage's weights (search/rerank.py), varied one at a time around the shipped
     values, scored through the product's own hybrid.rank."""
-    from paperscope.search import hybrid, rerank, semantic
+    from paperscope.search import hybrid, rerank
 
     shipped = (rerank.W_COVERAGE, rerank.W_GAP, rerank.W_BIGRAMS)
     prepared = {}
     for n in names:
         records = data.dedupe(data.CORPUS[n]())
         lib = data.library(n, records, titles=False)
-        index = hybrid.lexical_index(lib)
+        index = lib.engine.lexical()
         pos_of = {int(r): i for i, r in enumerate(index.rowids)}
-        rowid_of = dict(lib.store.conn.execute("SELECT id, rowid FROM papers"))
+        rowid_of = lib.store.rowids_of_ids()
         pairs = [(hybrid.prepare(r["title"]), pos_of[rowid_of[pid]]) for r in records
                  if r["title"] and (pid := data.paper_id(lib, r))]
-        qvecs = semantic.embed_texts([q.text for q, _ in pairs])
+        qvecs = lib.engine.embed([q.text for q, _ in pairs])
         prepared[n] = (lib, [q for q, _ in pairs], qvecs, [t for _, t in pairs])
     grid = [shipped, (0.0, 0.0, 0.0)]
     for i, values in enumerate(((0.0, 2.0, 8.0), (0.0, 2.0, 8.0), (0.0, 1.0, 4.0))):

@@ -17,8 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _topics_data import require_corpora, CACHE, CORPORA, RESULTS, ROOT  # noqa: E402
 
-from paperscope.analysis.render_compare import render_compare  # noqa: E402
-from paperscope.analysis.render_map import render_image  # noqa: E402
+from paperscope.cli.render_compare import render_compare  # noqa: E402
+from paperscope.cli.render_map import render_image  # noqa: E402
 from paperscope.library import Library  # noqa: E402
 
 

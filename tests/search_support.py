@@ -81,5 +81,5 @@ def make_library(folder: Path, *, embed: bool = False):
     return lib, {p["key"]: ids[p["title"]] for p in PAPERS}
 
 
-def titles(results: list[dict]) -> list[str]:
-    return [r["title"] for r in results]
+def titles(results: list) -> list[str]:
+    return [r.paper["title"] for r in results]

@@ -72,10 +72,11 @@ def test_map_writes_png_svg_and_a_self_contained_page(db, tmp_path):
 
 
 def test_map_page_escapes_paper_text(db, tmp_path):
-    hostile = tmp_path / "hostile.txt"
-    hostile.write_text("ICML 2024 论文列表\n\n</script><script>alert('x')</script> <img src=x onerror=alert(1)> "
-                       "We study gradient descent for deep networks and prove that it converges to a global "
-                       "minimum at a linear rate under mild assumptions on the data.\n", encoding="utf-8")
+    hostile = tmp_path / "hostile.jsonl"  # the map labels points with their titles
+    hostile.write_text(json.dumps({
+        "title": "</script><script>alert('x')</script> <img src=x onerror=alert(1)>", "venue": "ICML", "year": 2024,
+        "abstract": "We study gradient descent for deep networks and prove that it converges to a global "
+                    "minimum at a linear rate under mild assumptions on the data."}) + "\n", encoding="utf-8")
     run(db, "ingest", str(hostile))
     page = tmp_path / "map.html"
     run(db, "map", "--out", str(page))

@@ -1,5 +1,5 @@
 """The other facts (label, TL;DR, links, paper type, keyphrases, artifacts) and the
-`derive_facts` contract that enrich/store.py relies on."""
+`derive_facts` contract that enrich/refresh.py relies on."""
 from __future__ import annotations
 
 import json

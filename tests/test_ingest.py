@@ -196,7 +196,7 @@ def test_html_entities_in_exports_are_decoded(lib, tmp_path):
     assert "shift & show" in paper["abstract"] and '"shift"' in paper["abstract"]
     assert paper["title"] == "Calibration & Shift"
     assert "&#39;" not in paper["abstract"] and "&amp;" not in paper["abstract"]
-    assert lib.search("model's calibration", mode="lexical")[0]["id"] == paper["id"]
+    assert lib.search("model's calibration", mode="lexical")[0].id == paper["id"]
 
 
 def test_paper_stored_with_entities_by_an_older_version_is_decoded_not_duplicated(lib, tmp_path, monkeypatch):

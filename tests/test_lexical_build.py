@@ -70,7 +70,7 @@ def library(tmp_path_factory):
 
 @pytest.mark.parametrize("chunk", [lexical.CHUNK, 701, 1])
 def test_chunked_build_matches_whole_library_build(library, chunk):
-    got = lexical.build_from_store(library.conn, chunk=chunk)
+    got = lexical.build_from_store(library, chunk=chunk)
     want = ref._reference_from_store(library.conn)
     assert got.size == 3000 and len(got.indices) > 100_000
     assert_same_index(got, want)
@@ -78,9 +78,9 @@ def test_chunked_build_matches_whole_library_build(library, chunk):
 
 def test_bm25_parameters_are_honoured(library):
     params = {"field_weights": (1.0, 2.0, 1.0, 0.5, 3.0), "field_b": (0.2, 0.9, 0.5, 0.0, 1.0), "k1": 2.0}
-    got = lexical.build_from_store(library.conn, chunk=999, **params)
+    got = lexical.build_from_store(library, chunk=999, **params)
     assert_same_index(got, ref._reference_from_store(library.conn, **params))
-    assert not np.array_equal(got.data, lexical.build_from_store(library.conn).data)
+    assert not np.array_equal(got.data, lexical.build_from_store(library).data)
 
 
 def test_stale_papers_are_tokenised_in_memory(library, tmp_path):
@@ -90,7 +90,7 @@ def test_stale_papers_are_tokenised_in_memory(library, tmp_path):
         conn.execute("DELETE FROM paper_terms WHERE paper_rowid % 3 = 0 OR paper_rowid > 2900")
     copy.close()
     ro = Store(tmp_path / "copy.db", readonly=True)
-    got = lexical.build_from_store(ro.conn, chunk=400)
+    got = lexical.build_from_store(ro, chunk=400)
     assert got.memory_terms and got.size == 3000
     assert_same_index(got, ref._reference_from_store(ro.conn))
     ro.close()
@@ -118,7 +118,7 @@ def test_float32_length_sums_past_2_pow_24_match(tmp_path):
 
 def test_empty_library_gives_empty_index(tmp_path):
     store = Store(tmp_path / "empty.db")
-    index = lexical.build_from_store(store.conn)
+    index = lexical.build_from_store(store)
     assert index.size == 0 and list(index.indptr) == [0] and index.column(0)[0].size == 0
     store.close()
 

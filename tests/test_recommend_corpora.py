@@ -36,8 +36,8 @@ def test_a_tag_of_ten_papers_finds_more_of_its_kind(iclr, keyword):
     seeds = members[:10]
     lib.tag(seeds, keyword)
     results = lib.recommend(tag=keyword, limit=10)
-    hits = sum(r["id"] in labels[keyword] for r in results)
+    hits = sum(r.id in labels[keyword] for r in results)
     base_rate = len(members) / lib.stats()["papers"]
     # The keyword covers 4-15% of the venue; a random ranking would find about 1 in 10.
     assert hits >= 4, (keyword, hits, base_rate)
-    assert all(r["explanation"]["terms"] for r in results)
+    assert all(r.why["terms"] for r in results)

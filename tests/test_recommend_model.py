@@ -40,49 +40,49 @@ def test_recommendations_follow_the_tag_and_explain_themselves(rlib):
     rlib.tag(seeds, "rl")
     results = rlib.recommend(tag="rl", limit=5)
     assert len(results) == 5
-    assert not {r["id"] for r in results} & set(seeds)
-    assert [r["score"] for r in results] == sorted((r["score"] for r in results), reverse=True)
-    assert sum(r["id"] in rest for r in results) >= 3  # a random pick would give ~0.3
+    assert not {r.id for r in results} & set(seeds)
+    assert [r.score for r in results] == sorted((r.score for r in results), reverse=True)
+    assert sum(r.id in rest for r in results) >= 3  # a random pick would give ~0.3
     for r in results:
-        ex = r["explanation"]
-        assert ex["terms"] and all(set(t["term"].split()) <= _words(r) for t in ex["terms"])
+        ex = r.why
+        assert ex["terms"] and all(set(t["term"].split()) <= _words(r.paper) for t in ex["terms"])
         assert [n["id"] for n in ex["nearest"]] and all(n["id"] in seeds for n in ex["nearest"])
         assert set(ex["scores"]) == {"tfidf", "semantic"}  # embeddings were used
         assert ex["trained_on"] == {"positives": 3, "negatives": 0}
-    assert results[0]["tags"] == [] and "title" in results[0]
+    assert results[0].paper["tags"] == [] and "title" in results[0].paper
 
 
 def test_not_relevant_papers_are_negatives_and_never_shown(rlib):
     rl = _rl_papers(rlib)
     rlib.tag(rl[:3], "rl")
-    before = [r["id"] for r in rlib.recommend(tag="rl", limit=100)]
+    before = [r.id for r in rlib.recommend(tag="rl", limit=100)]
     dismissed = before[0]
     rlib.mark_irrelevant(dismissed, tag="rl")
     after = rlib.recommend(tag="rl", limit=100)
-    assert dismissed not in [r["id"] for r in after]
-    assert after[0]["explanation"]["trained_on"]["negatives"] == 1
+    assert dismissed not in [r.id for r in after]
+    assert after[0].why["trained_on"]["negatives"] == 1
     # papers resembling the dismissed one fall in the ranking
-    nearest = [p["id"] for p in rlib.recommend(ids=[dismissed], limit=10) if p["id"] not in rl[:3]][:3]
-    after_ids = [r["id"] for r in after]
+    nearest = [p.id for p in rlib.recommend(ids=[dismissed], limit=10) if p.id not in rl[:3]][:3]
+    after_ids = [r.id for r in after]
     moved = [after_ids.index(pid) - before.index(pid) for pid in nearest]
     assert len(moved) == 3 and sum(moved) > 0  # positions grow: further down the list
     # a global "not relevant" applies to every tag
     rlib.tag(rl[3], "other")
     rlib.mark_irrelevant(before[1])
-    assert before[1] not in [r["id"] for r in rlib.recommend(tag="other", limit=100)]
+    assert before[1] not in [r.id for r in rlib.recommend(tag="other", limit=100)]
 
 
 def test_more_like_these(rlib):
     rl = _rl_papers(rlib)
     results = rlib.recommend(ids=rl[:2], limit=5)
-    assert not {r["id"] for r in results} & set(rl[:2])
-    assert sum(RL.search(r["abstract"]) is not None for r in results) >= 3
+    assert not {r.id for r in results} & set(rl[:2])
+    assert sum(RL.search(r.paper["abstract"]) is not None for r in results) >= 3
 
 
 def test_venue_filter_and_limit(rlib):
     rlib.tag(_rl_papers(rlib)[:3], "rl")
     results = rlib.recommend(tag="rl", venue="ICLR", limit=4)
-    assert len(results) == 4 and {r["venue"] for r in results} == {"ICLR"}
+    assert len(results) == 4 and {r.paper["venue"] for r in results} == {"ICLR"}
 
 
 def test_tfidf_alone_without_embeddings(tmp_path, samples_dir):
@@ -91,8 +91,8 @@ def test_tfidf_alone_without_embeddings(tmp_path, samples_dir):
         rl = _rl_papers(lib)
         lib.tag(rl[:3], "rl")
         results = lib.recommend(tag="rl", limit=5)
-        assert set(results[0]["explanation"]["scores"]) == {"tfidf"}
-        assert sum(r["id"] in set(rl[3:]) for r in results) >= 3
+        assert set(results[0].why["scores"]) == {"tfidf"}
+        assert sum(r.id in set(rl[3:]) for r in results) >= 3
 
 
 def test_errors(rlib):

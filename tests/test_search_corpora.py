@@ -28,7 +28,7 @@ def test_pasted_titles_find_their_paper_first(icml):
     first = 0
     for e in sample:
         res = lib.search(e["name"], mode="lexical", limit=3)
-        first += bool(res) and res[0]["abstract_source"][:60] in " ".join(e["abstract"].split())
+        first += bool(res) and res[0].paper["abstract_source"][:60] in " ".join(e["abstract"].split())
     assert first >= 95, first
 
 
@@ -38,7 +38,7 @@ def test_latex_titles_match_their_plain_text(icml):
     assert latex
     for e in latex[:20]:
         res = lib.search(e["name"], mode="lexical", limit=5)
-        assert any(r["abstract_source"][:60] in " ".join(e["abstract"].split()) for r in res), e["name"]
+        assert any(r.paper["abstract_source"][:60] in " ".join(e["abstract"].split()) for r in res), e["name"]
 
 
 def test_phrase_and_filters_at_corpus_scale(icml):
@@ -46,6 +46,6 @@ def test_phrase_and_filters_at_corpus_scale(icml):
     res = lib.search('"flow matching" venue:ICML year:2024', mode="lexical", limit=50)
     assert res
     for r in res:
-        text = " ".join(str(r.get(f) or "") for f in ("title", "abstract")).lower()
+        text = " ".join(str(r.paper.get(f) or "") for f in ("title", "abstract")).lower()
         assert "flow matching" in text.replace("-", " ")
     assert lib.search('"flow matching" year:2023', mode="lexical") == []

@@ -50,8 +50,8 @@ def test_prefix_matches_words_whose_stem_is_shorter_than_the_prefix(small):
     assert lex(lib, "normaliz*") == [TITLE["flow"]]
     assert lex(lib, "representat*") == [TITLE["bert"]]
     found = lib.search("normaliz*", mode="lexical")[0]
-    text = found["snippet"]["text"]
-    assert any(text[a:b].lower() == "normalizing" for a, b in found["snippet"]["highlights"])
+    text = found.snippet["text"]
+    assert any(text[a:b].lower() == "normalizing" for a, b in found.snippet["highlights"])
 
 
 def test_exclusion_drops_papers_with_the_word(small):
@@ -131,15 +131,15 @@ def test_latex_superscripts_in_method_names_meet_their_plain_spelling(tmp_path):
                embed=False)
     for query in ("E2GAN", r"E$^2$GAN", "E^2GAN"):
         res = lib.search(query, mode="lexical")
-        assert res and "E^2GAN" in res[0]["abstract"], query
+        assert res and "E^2GAN" in res[0].paper["abstract"], query
     lib.close()
 
 
 def test_snippet_highlights_point_at_query_words(small):
     lib, _ = small
     res = lib.search("normalizing flows simulation", mode="lexical")
-    snip = res[0]["snippet"]
-    assert res[0]["title"] == TITLE["flow"]
+    snip = res[0].snippet
+    assert res[0].paper["title"] == TITLE["flow"]
     words = {snip["text"][a:b].lower() for a, b in snip["highlights"]}
     assert {"normalizing", "flows", "simulation"} <= words
     for a, b in snip["highlights"]:
@@ -149,7 +149,7 @@ def test_snippet_highlights_point_at_query_words(small):
 def test_explain_names_terms_fields_and_scores(small):
     lib, _ = small
     res = lib.search("attention", mode="lexical", explain=True)
-    top = res[0]["explain"]
+    top = res[0].why
     assert top["matched_fields"] == {"title": ["attention"]}
     assert top["bm25"] > 0 and top["lexical_rank"] == 1
     assert top["cosine"] is None  # lexical mode computes no meaning
@@ -158,8 +158,8 @@ def test_explain_names_terms_fields_and_scores(small):
 def test_limit_and_rank_fields(small):
     lib, _ = small
     res = lib.search("models", mode="lexical", limit=2)
-    assert [r["rank"] for r in res] == [1, 2]
-    assert res[0]["score"] >= res[1]["score"]
+    assert [r.rank for r in res] == [1, 2]
+    assert res[0].score >= res[1].score
 
 
 def test_changed_paper_is_reindexed(tmp_path):
@@ -190,5 +190,5 @@ def test_unknown_filter_values_are_reported_not_applied(small):
     lib, _ = small
     res = lib.search("graph has:nothing year:soon", mode="lexical", explain=True)
     assert set(titles(res)) == set(lex(lib, "graph"))
-    warnings = " ".join(res[0]["explain"]["query"]["warnings"])
+    warnings = " ".join(res[0].why["query"]["warnings"])
     assert "has:nothing" in warnings and "year:soon" in warnings

@@ -88,7 +88,7 @@ def test_hostile_queries_return_lists_and_leave_the_library_intact(small, mode):
         results = small.search(raw, mode=mode, limit=5, explain=True)
         assert isinstance(results, list), raw
         for r in results:
-            assert {"id", "title", "label", "venue", "year", "score", "snippet", "rank"} <= set(r)
+            assert {"id", "title", "label", "venue", "year", "score", "snippet", "rank"} <= set(r.to_json())
     assert small.stats()["papers"] == len(PAPERS)
     assert small.store.conn.execute("SELECT COUNT(*) FROM papers_fts WHERE papers_fts MATCH 'flow'").fetchone()[0] >= 1
     assert small.store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -104,4 +104,4 @@ def test_query_words_equal_to_fts_operators_are_searched_as_words(small):
     # "NEAR" and "NOT" are plain words, not FTS5 syntax, even inside a phrase
     assert small.search('"NEAR flow"', mode="lexical") == []
     found = small.search('"matching for generative"', mode="lexical")
-    assert [r["title"] for r in found] == ["Flow Matching for Generative Modeling"]
+    assert [r.paper["title"] for r in found] == ["Flow Matching for Generative Modeling"]

@@ -11,8 +11,14 @@ from paperscope.search import semantic
 from paperscope.search.embedder import DIM, get_embedder
 
 
+def _vectors(lib):
+    """(paper ids, matrix) of the library's loaded vector index."""
+    index = lib.engine.vectors()
+    return index.ids, index.matrix
+
+
 def test_embeddings_are_unit_vectors_and_capture_meaning():
-    v = semantic.embed_texts(["a cat sits on the mat", "a kitten is resting on a rug",
+    v = get_embedder().embed(["a cat sits on the mat", "a kitten is resting on a rug",
                               "stock prices fell sharply on Monday"])
     assert v.shape == (3, DIM) and v.dtype == np.float32
     assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-4)
@@ -28,7 +34,7 @@ def test_batching_does_not_change_a_vector():
 
 
 def test_empty_and_huge_texts_embed():
-    v = semantic.embed_texts(["", "   ", "x " * 20000])
+    v = get_embedder().embed(["", "   ", "x " * 20000])
     assert v.shape == (3, DIM) and np.isfinite(v).all()
 
 
@@ -45,14 +51,14 @@ def test_second_ingest_embeds_only_new_papers(tmp_path, samples_dir):
     n0 = lib.stats()["papers"]
     assert first.derived["embedded"] == n0 > 0
     assert any(c[0] == "embed" and c[1] == c[2] == n0 for c in calls)
-    ids0, m0 = semantic.vectors(lib)
+    ids0, m0 = _vectors(lib)
     assert m0.shape == (n0, DIM)
     second = lib.ingest([_list(samples_dir, 1)])
     n1 = lib.stats()["papers"] - n0
     assert second.derived["embedded"] == n1 > 0
     again = lib.ingest([_list(samples_dir, 0), _list(samples_dir, 1)])
     assert again.derived["embedded"] == 0
-    ids, m = semantic.vectors(lib)
+    ids, m = _vectors(lib)
     assert len(ids) == n0 + n1 and m.shape == (n0 + n1, DIM)
     # vectors of the first papers were kept, not recomputed
     row = {pid: i for i, pid in enumerate(ids)}
@@ -66,26 +72,26 @@ def test_a_paper_whose_text_changes_is_embedded_again(tmp_path, samples_dir):
     lib = Library.open(tmp_path / "lib.db")
     lib.ingest([_list(samples_dir, 0)])
     paper = lib.papers(limit=1)[0]
-    ids, before = semantic.vectors(lib)
+    ids, before = _vectors(lib)
     # a richer export of the same paper brings its title: one text changed, one embedding
     export = tmp_path / "titled.jsonl"
     export.write_text(json.dumps({"title": "Trainable low-rank layers for compact networks",
                                   "abstract": paper["abstract"], "venue": "ICML", "year": 2024}) + "\n")
     report = lib.ingest([export])
     assert report.derived["embedded"] == 1
-    ids2, after = semantic.vectors(lib)
+    ids2, after = _vectors(lib)
     i = ids2.index(paper["id"])
     assert float(after[i] @ before[ids.index(paper["id"])]) < 0.999
     lib.close()
 
 
 def test_vectors_are_loaded_once_and_forgotten_after_writes(samples_lib):
-    ids, m = semantic.vectors(samples_lib)
-    ids2, m2 = semantic.vectors(samples_lib)
+    ids, m = _vectors(samples_lib)
+    ids2, m2 = _vectors(samples_lib)
     assert m2 is m
     assert set(ids) == {p["id"] for p in samples_lib.papers()}
     samples_lib.invalidate()
-    assert semantic.vectors(samples_lib)[1] is not m
+    assert _vectors(samples_lib)[1] is not m
 
 
 # Queries written from the sample abstracts as a reader would describe them, avoiding the
@@ -108,21 +114,21 @@ BY_MEANING = [
 def test_finds_sample_papers_by_meaning(samples_lib, query, marker, mode):
     targets = {p["id"] for p in samples_lib.papers() if marker.lower() in p["abstract"].lower()}
     assert targets, f"no sample abstract holds {marker!r}"
-    top = [r["id"] for r in samples_lib.search(query, mode=mode, limit=3)]
-    assert targets & set(top), (query, [r["label"] for r in samples_lib.search(query, mode=mode, limit=3)])
+    top = [r.id for r in samples_lib.search(query, mode=mode, limit=3)]
+    assert targets & set(top), (query, [r.paper["label"] for r in samples_lib.search(query, mode=mode, limit=3)])
 
 
 def test_hybrid_explains_both_sides(samples_lib):
     res = samples_lib.search("recover the original weights from LoRA fine-tuned models",
                              limit=3, explain=True)
-    assert "Spectral DeTuning" in res[0]["abstract"]
-    e = res[0]["explain"]
+    assert "Spectral DeTuning" in res[0].paper["abstract"]
+    e = res[0].why
     assert e["mode"] == "hybrid" and e["lexical_rank"] and e["semantic_rank"]
-    assert e["bm25"] > 0 and 0 < e["cosine"] <= 1 and e["fused_score"] == res[0]["score"]
+    assert e["bm25"] > 0 and 0 < e["cosine"] <= 1 and e["fused_score"] == res[0].score
     assert "lora" in e["matched_terms"] and "abstract" in e["matched_fields"]
     r = e["rerank"]
     assert 0 < r["coverage"] <= 1 and r["cosine_gap"] <= 0 and r["bigrams"] is not None
-    scores = [x["score"] for x in res]
+    scores = [x.score for x in res]
     assert scores == sorted(scores, reverse=True)
 
 
@@ -134,7 +140,7 @@ def test_second_stage_prefers_the_paper_holding_the_query_words_in_order(samples
     assert rerank.bigram_share(["flow"], "flow matching") == 0.0  # one word: no pairs
     res = samples_lib.search("recover the original weights from LoRA fine-tuned models", limit=10,
                              explain=True)
-    cov = [x["explain"]["rerank"]["coverage"] for x in res]
+    cov = [x.why["rerank"]["coverage"] for x in res]
     assert cov[0] == max(cov)  # the known paper holds the most of the query's weight
 
 
@@ -143,14 +149,14 @@ def test_vector_snapshot_matches_the_rows_and_follows_removals(tmp_path, samples
 
     lib = Library.open(tmp_path / "lib.db")
     lib.ingest([_list(samples_dir, 0), _list(samples_dir, 3)])
-    snap = semantic.load_vectors(lib.store.conn)
-    rows = semantic._load_rows(lib.store.conn)
-    assert semantic._snapshot_generation(lib.store.conn) is not None  # saved at ingest
+    snap = semantic.load_vectors(lib.store)
+    rows = semantic._load_rows(lib.store)
+    assert semantic._snapshot_generation(lib.store) is not None  # saved at ingest
     assert snap.ids == rows.ids and np.allclose(snap.matrix, rows.matrix, atol=1e-3)
     name = lib.collections()[-1]["name"]
     gone = {p["id"] for p in lib.papers(collection=name)}
     lib.remove_collection(name)
-    ids, _ = semantic.vectors(lib)
+    ids, _ = _vectors(lib)
     assert gone and not gone & set(ids)
     assert set(ids) == {p["id"] for p in lib.papers()}
     lib.close()

@@ -1,7 +1,10 @@
 """The `Library` facade: every operation the CLI, the web app and the tests use.
 
-Business logic lives in the packages (sources, enrich, store, search, analysis, recommend,
-export); this class wires them together and owns the database connection.
+It composes the components, each built from the store and its collaborators, never from the
+facade: `SearchEngine(store, embedder)` (lexical + vector indexes, related papers),
+`Analysis(store, vectors)` (topics, map, compare) and `Recommender(store, vectors)`. The store
+is the only place with SQL. The facade turns loose arguments into one `Filter`, adds the user's
+marks to paper JSON, and forwards `invalidate()` after writes.
 """
 from __future__ import annotations
 
@@ -9,11 +12,16 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from .model import InputError, Paper
-from .store import Store
+from .filters import Filter, scope_key
+from .model import Hit, InputError, Paper
+from .store import open_store
 
-if TYPE_CHECKING:  # the readers are imported on first ingest: a search need not load them
+if TYPE_CHECKING:  # imported on first use: a one-shot command loads only what it needs
+    from .analysis.service import Analysis
     from .ingest import IngestReport
+    from .model import Recommendation, RelatedHit, SearchHit
+    from .recommend import Recommender
+    from .search.engine import SearchEngine
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
@@ -29,19 +37,25 @@ def default_db_path() -> Path:
 
 
 class Library:
-    """A paper library in one SQLite file."""
+    """A paper library: a store plus the components that answer questions about it."""
 
-    def __init__(self, store: Store):
+    def __init__(self, store: Any, *, embedder: Any | None = None):
         self.store = store
-        self._cache: dict[str, Any] = {}  # per-process derived state (vector matrix, models)
+        self._embedder = embedder
+        self._engine: SearchEngine | None = None
+        self._analysis: Analysis | None = None
+        self._recommender: Recommender | None = None
+        self._memo: dict[tuple, Any] = {}
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
-    def open(cls, path: str | Path | None = None, *, readonly: bool = False) -> "Library":
-        path = Path(path).expanduser() if path else default_db_path()
+    def open(cls, location: str | Path | None = None, *, readonly: bool = False,
+             embedder: Any | None = None) -> "Library":
+        """Open (or, unless `readonly`, create) the library at `location`."""
+        path = Path(location).expanduser() if location else default_db_path()
         if readonly and not path.exists():
             raise InputError(f"no library at {path}: run `paperscope ingest` first")
-        return cls(Store(path, readonly=readonly))
+        return cls(open_store(path, readonly=readonly), embedder=embedder)
 
     @property
     def path(self) -> Path:
@@ -56,16 +70,43 @@ class Library:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def engine(self) -> "SearchEngine":
+        if self._engine is None:
+            from .search.engine import SearchEngine
+
+            self._engine = SearchEngine(self.store, self._embedder)
+        return self._engine
+
+    @property
+    def analysis(self) -> "Analysis":
+        if self._analysis is None:
+            from .analysis.service import Analysis
+
+            self._analysis = Analysis(self.store, self.engine.vectors)
+        return self._analysis
+
+    @property
+    def recommender(self) -> "Recommender":
+        if self._recommender is None:
+            from .recommend import Recommender
+
+            self._recommender = Recommender(self.store, self.engine.vectors)
+        return self._recommender
+
     def invalidate(self) -> None:
-        """Forget per-process derived state after a write."""
-        self._cache.clear()
+        """Forget per-process derived state after a write (forwarded to every component)."""
+        self._memo.clear()
+        for part in (self._engine, self._analysis, self._recommender):
+            if part is not None:
+                part.invalidate()
 
     # ------------------------------------------------------------------ ingest
     def ingest(self, paths: Iterable[str | Path], *, fmt: str | None = None,
                venue: str | None = None, year: int | None = None, strict: bool = False,
                embed: bool = True, progress: Progress | None = None) -> IngestReport:
         """Read list files (or folders of them) into the library. Idempotent; one transaction
-        per batch; derived data (facts, embeddings) computed for new or changed papers only."""
+        per batch; derived data (facts, index, embeddings) computed for new or changed papers."""
         from .ingest import Ingester
 
         report = Ingester(self.store, fmt=fmt, venue=venue, year=year, strict=strict,
@@ -75,17 +116,11 @@ class Library:
         return report
 
     def refresh_derived(self, *, embed: bool = True, progress: Progress | None = None) -> dict[str, int]:
-        """Recompute facts whose text changed and embed papers without a current vector."""
-        from .enrich.store import refresh_facts
+        """Recompute facts whose text changed, index new papers, embed new texts."""
+        from .enrich.refresh import refresh_facts
 
         out = {"facts": refresh_facts(self.store, progress=progress)}
-        from .search.lexical import refresh as refresh_lexical
-
-        out["indexed"] = refresh_lexical(self.store, progress=progress)
-        if embed:
-            from .search.semantic import embed_missing
-
-            out["embedded"] = embed_missing(self, progress=progress)
+        out.update(self.engine.refresh(embed=embed, progress=progress))
         self.invalidate()
         return out
 
@@ -97,36 +132,54 @@ class Library:
         self.invalidate()
         return {"memberships": members, "papers_removed": papers}
 
+    # ------------------------------------------------------------------ filters
+    def filter(self, *, collection: str | None = None, venue: str | None = None,
+               year: str | int | None = None, status: str | None = None, has_code: bool | None = None,
+               paper_type: str | None = None, exclude_type: str | None = None,
+               topic: int | None = None, ids: Iterable[str] | None = None) -> Filter:
+        """One `Filter` from loose arguments. A topic is a coarse topic of the collection (or of
+        the venue/year) named beside it. Unknown collection: InputError."""
+        topic_scope = None
+        if collection is not None and self.find_collection(collection) is None:
+            raise InputError(f"no collection named {collection!r} (see `paperscope stats`)")
+        if topic is not None:
+            found = self.find_collection(collection) if collection else None
+            topic_scope = (scope_key(venue=found["venue"], year=found["year"]) if found
+                           else scope_key(venue=venue, year=int(year) if str(year or "").isdigit() else None))
+        return Filter.of(collection=collection, venue=venue, year=year, status=status, has_code=has_code,
+                         paper_type=paper_type, exclude_type=exclude_type, topic=topic,
+                         topic_scope=topic_scope, ids=ids)
+
+    def find_collection(self, name: str | None) -> dict[str, Any] | None:
+        """A collection by name, case-insensitively (None if unknown)."""
+        if not name:
+            return None
+        return next((c for c in self.collections() if c["name"].casefold() == name.casefold()), None)
+
     # ------------------------------------------------------------------ read
-    def papers(self, *, venue: str | None = None, year: int | None = None,
+    def papers(self, *, venue: str | None = None, year: str | int | None = None,
                collection: str | None = None, ids: list[str] | None = None,
                limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
-        found = self.store.papers(venue=venue, year=year, collection=collection, ids=ids,
-                                  limit=limit, offset=offset)
-        try:
-            from .userdata import user_fields_many
-        except ImportError:  # user data package not present yet
-            return [p.to_dict() for p in found]
-        marks = user_fields_many(self.store, [p.id for p in found])  # one query for the lot
-        return [{**p.to_dict(), **marks[p.id]} for p in found]
+        f = Filter.of(collection=collection, venue=venue, year=year, ids=ids)
+        return self._with_marks([p.to_dict() for p in self.store.papers(f, limit=limit, offset=offset)])
 
     def paper(self, paper_id: str) -> dict[str, Any] | None:
         """One paper by id or by a unique id prefix of at least 4 characters (None if unknown;
         InputError if the prefix is ambiguous)."""
-        found = self.store.papers(ids=[paper_id])
-        if not found and len(paper_id) >= 4:
-            from .userdata import resolve_id
+        from .userdata import resolve_id
 
-            try:
-                found = self.store.papers(ids=[resolve_id(self.store, paper_id)])
-            except InputError as exc:
-                if "ambiguous" in str(exc):
-                    raise
-                return None
-        return self._decorate(found[0]) if found else None
+        try:
+            pid = resolve_id(self.store, paper_id)
+        except InputError as exc:
+            if "ambiguous" in str(exc):
+                raise
+            return None
+        found = self.store.papers_by_id([pid]).get(pid)
+        return self._with_marks([found.to_dict()])[0] if found else None
 
     def paper_objects(self, ids: list[str]) -> list[Paper]:
-        return self.store.papers(ids=ids)
+        found = self.store.papers_by_id(ids)
+        return [found[i] for i in ids if i in found]
 
     def collections(self) -> list[dict[str, Any]]:
         return [dict(c) for c in self._cached(("collections",), self.store.collection_stats)]
@@ -135,189 +188,171 @@ class Library:
         return {"papers": self.store.count_papers(), "collections": self.collections(),
                 "path": str(self.path)}
 
-    def browse(self, *, limit: int = 50, offset: int = 0, **filters: Any) -> dict[str, Any]:
-        """One page of papers plus the total: `{"total": n, "papers": [...]}`. Filters:
-        collection, venue, year, sort (list|topic|type|title|recent), paper_type, exclude_type,
-        has_code, status, ids (see `store.browse`). The ordered id list is cached per filter
-        set until the library changes, so paging costs one page of papers."""
-        from .store.browse import ordered_ids
+    def browse(self, *, limit: int = 50, offset: int = 0, sort: str = "list", **filters: Any) -> dict[str, Any]:
+        """One page of papers plus the total: `{"total": n, "papers": [...]}`. Filters are
+        `filter()`'s arguments; sort: list | topic | type | title | recent. The ordered id
+        list is cached per filter set until the library changes, so paging costs one page."""
+        f = self.filter(**filters)
 
         def compute() -> list[str]:
-            if filters.get("sort") != "topic":
-                return ordered_ids(self.store, **filters)
-            found = ordered_ids(self.store, **{**filters, "sort": "list"})
-            index = self.topic_index(filters.get("collection"))
-            rank = {pid: i for i, pid in enumerate(index)}  # largest topic first, typical papers first
+            if sort != "topic":
+                return self.store.ordered_ids(f, sort)
+            found = self.store.ordered_ids(f, "list")
+            rank = {pid: i for i, pid in enumerate(self.topic_index(filters.get("collection")))}
             return sorted(found, key=lambda pid: rank.get(pid, len(rank)))
 
-        ids = self._cached(("browse", repr(sorted(filters.items()))), compute)
+        ids = self._cached(("browse", sort, f.key()), compute)
         page = ids[offset:offset + limit]
         by_id = {p["id"]: p for p in self.papers(ids=page)}
         return {"total": len(ids), "papers": [by_id[i] for i in page if i in by_id]}
 
     def facets(self, collection: str | None = None) -> dict[str, dict[str, int]]:
         """Counts by paper type and status (filter menus), cached until the library changes."""
-        from .store.browse import facet_counts
-
-        return self._cached(("facets", collection), lambda: facet_counts(self.store, collection=collection))
+        return self._cached(("facets", collection), lambda: self.store.facet_counts(Filter(collection=collection)))
 
     def topic_index(self, collection: str | None) -> dict[str, dict[str, Any]]:
         """Paper id -> its coarse topic {id, label} within a collection (or the whole library),
         in topic order; cached until the library changes."""
-        def compute() -> dict[str, dict[str, Any]]:
-            found = next((c for c in self.collections() if collection and c["name"].casefold() == collection.casefold()), None)
-            scope = {"venue": found["venue"], "year": found["year"]} if found else {}
-            return {pid: {"id": tp["id"], "label": tp["label"]} for tp in self.topics(**scope) for pid in tp["papers"]}
-
-        return self._cached(("topic_index", collection), compute)
+        return self._cached(("topic_index", collection),
+                            lambda: self.analysis.topic_index(self.find_collection(collection)))
 
     def paper_topics(self, paper: dict[str, Any]) -> list[dict[str, Any]]:
         """The coarse topic of a paper in each of its collections whose topics were already
-        computed: [{collection, id, label}]. Cheap: reads stored runs, never fits."""
-        from .analysis.service import scope_key
-        from .store.browse import stored_topic
-
-        out = []
-        for c in paper.get("collections", []):
-            found = stored_topic(self.store, paper["id"], scope_key(venue=c["venue"], year=c["year"]))
-            if found and all(o["collection"] != c["name"] for o in out):
-                out.append({"collection": c["name"], **found})
-        return out
+        computed: [{collection, id, label}]. Never fits."""
+        return self.analysis.paper_topics(paper)
 
     def _cached(self, key: tuple, compute: Callable[[], Any], keep: int = 64) -> Any:
         """Per-process memo of derived read results, dropped by `invalidate()`."""
-        memo = self._cache.setdefault("memo", {})
-        if key not in memo:
-            if len(memo) >= keep:
-                memo.pop(next(iter(memo)))
-            memo[key] = compute()
-        return memo[key]
+        if key not in self._memo:
+            if len(self._memo) >= keep:
+                self._memo.pop(next(iter(self._memo)))
+            self._memo[key] = compute()
+        return self._memo[key]
 
-    def _decorate(self, paper: Paper) -> dict[str, Any]:
-        """Paper JSON: stored fields + facts + user data."""
-        d = paper.to_dict()
-        try:
-            from .userdata import user_fields
-        except ImportError:  # user data package not present yet
-            return d
-        d.update(user_fields(self.store, paper.id))
-        return d
+    def _with_marks(self, papers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Paper JSON plus the user's marks (one query for the lot)."""
+        marks = self.store.user_fields([p["id"] for p in papers])
+        return [{**p, **marks[p["id"]]} for p in papers]
+
+    def _hits(self, hits: list[Hit]) -> list[Any]:
+        marked = self._with_marks([h.paper for h in hits])
+        for h, paper in zip(hits, marked):
+            h.paper = paper
+        return hits
 
     # ------------------------------------------------------------------ search
-    def search(self, query: str, *, limit: int = 20, mode: str = "hybrid",
-               venue: str | None = None, year: int | None = None,
-               explain: bool = False) -> list[dict[str, Any]]:
-        from .search.hybrid import search
-
-        return search(self, query, limit=limit, mode=mode, venue=venue, year=year, explain=explain)
+    def search(self, query: str, *, limit: int = 20, mode: str = "hybrid", explain: bool = False,
+               **filters: Any) -> list["SearchHit"]:
+        """Ranked hits for a query (words, "phrases", prefix*, -exclusions, venue: year: ...);
+        `filters` are `filter()`'s arguments (venue, year, status, has_code, paper_type, topic,
+        collection)."""
+        scope = self.filter(**filters)
+        return self._hits(self.engine.search(query, scope=scope, mode=mode, limit=limit, explain=explain))
 
     def related(self, paper_id: str | None = None, *, text: str | None = None, limit: int = 10,
-                venue: str | None = None, year: int | None = None) -> list[dict[str, Any]]:
-        from .search.related import related
+                **filters: Any) -> list["RelatedHit"]:
+        """Papers nearest to a paper (id or unique prefix; never itself nor its duplicates) or
+        to a text of your own."""
+        if paper_id is not None:
+            from .userdata import resolve_id
 
-        return related(self, paper_id=paper_id, text=text, limit=limit, venue=venue, year=year)
+            paper_id = resolve_id(self.store, paper_id)
+        return self._hits(self.engine.related(paper_id, text=text, scope=self.filter(**filters), limit=limit))
 
     # ---- analysis
     def topics(self, *, venue: str | None = None, year: int | None = None, level: str | int = "coarse",
                ids: list[str] | None = None) -> list[dict[str, Any]]:
         """Topics (id, label, size, share, terms, representative, papers) of a venue/year scope
-        (cached in the library) or of an explicit set of papers."""
-        from .analysis.service import topics
-
-        return topics(self, venue=venue, year=year, level=level, ids=ids)
+        (stored in the library) or of an explicit set of papers."""
+        return self.analysis.topics(venue=venue, year=year, level=level, ids=ids)
 
     def map_points(self, *, venue: str | None = None, year: int | None = None) -> list[dict[str, Any]]:
-        """2-D map: (id, x, y, topic, topic_label, label) per paper (cached in the library)."""
-        from .analysis.service import map_points
-
-        return map_points(self, venue=venue, year=year)
+        """2-D map: (id, x, y, topic, topic_label, label) per paper (stored in the library)."""
+        return self.analysis.map_points(venue=venue, year=year)
 
     def compare(self, a: str, b: str) -> dict[str, Any]:
         """Two venues side by side: topic shares, distinctive terms, paper types."""
-        from .analysis.compare import compare
-
-        return compare(self, a, b)
+        return self.analysis.compare(a, b)
 
     # ---- personal library
     def _user_write(self, fn, *args, **kwargs):
         with self.store.transaction():
-            return fn(self.store, *args, **kwargs)
+            out = fn(self.store, *args, **kwargs)
+        self._memo.clear()
+        return out
+
+    def _ids(self, refs: str | list[str]) -> list[str]:
+        from .userdata import resolve_ids
+
+        return resolve_ids(self.store, [refs] if isinstance(refs, str) else refs)
 
     def tag(self, paper_ids: str | list[str], tags: str | list[str]) -> dict[str, Any]:
         """Tag papers (ids or unique id prefixes); returns {papers, tags, added}."""
-        from .userdata import add_tags, resolve_ids
+        from .userdata import add_tags
 
-        ids = resolve_ids(self.store, [paper_ids] if isinstance(paper_ids, str) else paper_ids)
-        tags = [tags] if isinstance(tags, str) else list(tags)
+        ids, tags = self._ids(paper_ids), [tags] if isinstance(tags, str) else list(tags)
         return {"papers": ids, "tags": tags, "added": self._user_write(add_tags, ids, tags)}
 
     def untag(self, paper_ids: str | list[str], tags: str | list[str]) -> dict[str, Any]:
-        from .userdata import remove_tags, resolve_ids
+        from .userdata import remove_tags
 
-        ids = resolve_ids(self.store, [paper_ids] if isinstance(paper_ids, str) else paper_ids)
-        tags = [tags] if isinstance(tags, str) else list(tags)
+        ids, tags = self._ids(paper_ids), [tags] if isinstance(tags, str) else list(tags)
         return {"papers": ids, "tags": tags, "removed": self._user_write(remove_tags, ids, tags)}
 
     def tags(self) -> list[dict[str, Any]]:
         """Every tag with its paper count."""
-        from .userdata import tag_counts
+        return self.store.tag_counts()
 
-        return tag_counts(self.store)
+    def _mark(self, fn, paper_id: str, *args) -> dict[str, Any]:
+        pid = self._ids(paper_id)[0]
+        self._user_write(fn, pid, *args)
+        return self.paper(pid)
 
     def note(self, paper_id: str, text: str | None) -> dict[str, Any]:
         """Set (empty text: clear) a paper's note; returns the paper."""
-        from .userdata import resolve_id, set_note
+        from .userdata import set_note
 
-        pid = resolve_id(self.store, paper_id)
-        self._user_write(set_note, pid, text)
-        return self.paper(pid)
+        return self._mark(set_note, paper_id, text)
 
     def star(self, paper_id: str, on: bool = True) -> dict[str, Any]:
-        from .userdata import resolve_id, set_starred
+        from .userdata import set_starred
 
-        pid = resolve_id(self.store, paper_id)
-        self._user_write(set_starred, pid, on)
-        return self.paper(pid)
+        return self._mark(set_starred, paper_id, on)
 
     def mark_read(self, paper_id: str, on: bool = True) -> dict[str, Any]:
-        from .userdata import resolve_id, set_read
+        from .userdata import set_read
 
-        pid = resolve_id(self.store, paper_id)
-        self._user_write(set_read, pid, on)
-        return self.paper(pid)
+        return self._mark(set_read, paper_id, on)
 
     def mark_irrelevant(self, paper_id: str, on: bool = True, tag: str | None = None) -> dict[str, Any]:
         """"Not relevant" (for `tag`, or for every tag): an explicit negative for recommend."""
-        from .userdata import resolve_id, set_irrelevant
+        from .userdata import set_irrelevant
 
-        pid = resolve_id(self.store, paper_id)
-        self._user_write(set_irrelevant, pid, on, tag)
-        return self.paper(pid)
+        return self._mark(set_irrelevant, paper_id, on, tag)
 
     def my_papers(self, *, tag: str | None = None, starred: bool = False, read: bool = False,
                   noted: bool = False) -> list[dict[str, Any]]:
         """The user's papers: tagged `tag`, or starred / read / with a note (newest first)."""
-        from .userdata import marked_ids, tagged_ids
+        from .userdata import tagged_ids
 
-        ids = tagged_ids(self.store, tag) if tag else marked_ids(self.store, starred=starred, read=read, noted=noted)
+        ids = tagged_ids(self.store, tag) if tag else self.store.marked_ids(starred=starred, read=read, noted=noted)
         by_id = {p["id"]: p for p in self.papers(ids=ids)}
         return [by_id[i] for i in ids if i in by_id]
 
-    def recommend(self, *, tag: str | None = None, ids: list[str] | None = None,
-                  venue: str | None = None, year: int | None = None, limit: int = 10,
-                  explain: bool = True) -> list[dict[str, Any]]:
+    def recommend(self, *, tag: str | None = None, ids: list[str] | None = None, limit: int = 10,
+                  explain: bool = True, **filters: Any) -> list["Recommendation"]:
         """Papers ranked for a tag (its papers positive, "not relevant" ones negative) or for an
-        ad-hoc set of ids ("more like these"); each with `score` and `explanation`."""
-        from .recommend import recommend
-        from .userdata import dismissed_ids, resolve_ids, tagged_ids
+        ad-hoc set of ids ("more like these"); each with its score and explanation."""
+        from .userdata import dismissed_ids, tagged_ids
 
         if bool(tag) == bool(ids):
             raise InputError("give either a tag or a list of paper ids")
-        positives = tagged_ids(self.store, tag) if tag else resolve_ids(self.store, ids)
+        positives = tagged_ids(self.store, tag) if tag else self._ids(ids)
         if tag and not positives:
             raise InputError(f"no papers tagged {tag!r} (see `paperscope tags`)")
-        return recommend(self, positives=positives, negatives=dismissed_ids(self.store, tag),
-                         venue=venue, year=year, limit=limit, explain=explain)
+        return self._hits(self.recommender.recommend(
+            positives=positives, negatives=dismissed_ids(self.store, tag), scope=self.filter(**filters),
+            limit=limit, explain=explain))
 
     def export(self, fmt: str, *, tag: str | None = None, query: str | None = None,
                collection: str | None = None, ids: list[str] | None = None,
@@ -326,10 +361,15 @@ class Library:
         collection, some ids or the whole library."""
         from .export.select import export
 
-        return export(self, fmt, tag=tag, query=query, collection=collection, ids=ids, limit=limit)
+        def search(text: str, n: int) -> list[str]:
+            return [h.id for h in self.engine.search(text, limit=n)]
+
+        return export(self.store, search, fmt, tag=tag, query=query, collection=collection, ids=ids, limit=limit)
 
     def import_library(self, path: str | Path, *, tag: str = "mine") -> dict[str, Any]:
         """Tag the papers a user's BibTeX / RIS / CSL JSON / CSV library matches; report the rest."""
         from .export.importer import import_library
 
-        return import_library(self, path, tag=tag)
+        out = import_library(self.store, path, tag=tag)
+        self._memo.clear()
+        return out

@@ -1,5 +1,6 @@
 """Domain objects shared by every package: Record (what a reader yields), Problem (a bad
-record, reported with file and line), Paper (what the library stores) and text normalisation.
+record, reported with file and line), Paper (what the library stores), Hit (a ranked paper:
+search hit, related paper, recommendation) and text normalisation.
 
 Nothing here touches the database or the file system.
 """
@@ -11,7 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 # --------------------------------------------------------------------------- records
 
@@ -103,6 +104,47 @@ class Paper:
         }
         d.update(self.facts)
         return d
+
+
+@dataclass
+class Hit:
+    """A ranked paper: the paper's JSON, its rank and score, a highlighted snippet and why it
+    ranked there. Search hits, related papers and recommendations are hits; `to_json()` is
+    the paper's JSON plus `rank`, `score`, `snippet` and the reasons under `WHY_KEY`."""
+
+    paper: dict[str, Any]
+    score: float
+    rank: int = 0
+    snippet: dict[str, Any] | None = None
+    why: dict[str, Any] | None = None
+    WHY_KEY: ClassVar[str] = "why"
+
+    @property
+    def id(self) -> str:
+        return self.paper["id"]
+
+    def to_json(self) -> dict[str, Any]:
+        out = {**self.paper, "rank": self.rank, "score": self.score}
+        if self.snippet is not None:
+            out["snippet"] = self.snippet
+        if self.why is not None:
+            out[self.WHY_KEY] = self.why
+        return out
+
+
+@dataclass
+class SearchHit(Hit):
+    WHY_KEY: ClassVar[str] = "explain"  # matched terms, BM25, cosine, ranks, fusion, second stage
+
+
+@dataclass
+class RelatedHit(Hit):
+    WHY_KEY: ClassVar[str] = "similarity"  # embedding cosine, centred cosine, word cosine
+
+
+@dataclass
+class Recommendation(Hit):
+    WHY_KEY: ClassVar[str] = "explanation"  # driving terms, nearest tagged papers, scores
 
 
 # --------------------------------------------------------------------------- text

@@ -13,14 +13,14 @@ the tagged papers nearest to it, and the per-feature scores and fusion weights.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 from scipy import sparse
 
-from .model import InputError
+from .filters import Filter
+from .model import InputError, Recommendation
 
-CACHE_KEY = "recommend.features"
 SVM_C = 0.01  # TF-IDF SVM (as arxiv-sanity-lite)
 EMBEDDING_C = 0.1  # embedding SVM (dense 384-d rows need a looser margin)
 NEGATIVE_WEIGHT = 10.0  # an explicit "not relevant" weighs this much more than an untagged paper
@@ -78,29 +78,6 @@ def build_features(ids: list[str], texts: list[str], emb_ids: list[str] | None =
         if not present.any():
             aligned, present = None, None
     return Features(ids, tfidf, terms, aligned, present)
-
-
-def library_features(lib) -> Features:
-    """Features of every paper in the library, cached per process until the papers change."""
-    row = lib.store.conn.execute("SELECT COUNT(*), MAX(updated_at), MAX(rowid) FROM papers").fetchone()
-    stamp = tuple(row)
-    emb_ids, emb = None, None
-    try:
-        from .search.semantic import vectors
-
-        emb_ids, emb = vectors(lib)
-    except ImportError:
-        pass
-    stamp += (len(emb_ids or []),)
-    cached = lib._cache.get(CACHE_KEY)
-    if cached and cached[0] == stamp:
-        return cached[1]
-    rows = lib.store.conn.execute("SELECT id, title, label, abstract FROM papers ORDER BY rowid").fetchall()
-    ids = [r[0] for r in rows]
-    texts = [". ".join(x for x in (r[1] or r[2], r[3]) if x) for r in rows]
-    feats = build_features(ids, texts, emb_ids, emb)
-    lib._cache[CACHE_KEY] = (stamp, feats)
-    return feats
 
 
 # --------------------------------------------------------------------------- the model
@@ -185,56 +162,65 @@ def nearest_positives(feats: Features, row: int, pos: np.ndarray, k: int = 3) ->
     return [(int(pos[j]), float(sims[j])) for j in order]
 
 
-def recommend(lib, *, positives: list[str], negatives: list[str] = (), exclude: list[str] = (),
-              venue: str | None = None, year: int | None = None, limit: int = 10,
-              explain: bool = True) -> list[dict[str, Any]]:
-    """Papers ranked for a set of positive paper ids; each with `score` and `explanation`."""
-    feats = library_features(lib)
-    pos = np.array(sorted({feats.index[p] for p in positives if p in feats.index}), dtype=np.int64)
-    if not len(pos):
-        raise InputError("no papers to learn from: tag some papers first (paperscope tag ID TAG)")
-    neg = np.array(sorted({feats.index[p] for p in negatives if p in feats.index} - set(pos.tolist())),
-                   dtype=np.int64)
-    ranking = rank(feats, pos, neg)
-    allowed = np.ones(len(feats.ids), dtype=bool)
-    allowed[pos] = False
-    allowed[neg] = False
-    for pid in exclude:
-        if pid in feats.index:
-            allowed[feats.index[pid]] = False
-    if venue or year:
-        keep = {r[0] for r in lib.store.conn.execute(
-            "SELECT DISTINCT m.paper_id FROM memberships m JOIN collections c ON c.id = m.collection_id "
-            "WHERE (? IS NULL OR c.venue = ? COLLATE NOCASE) AND (? IS NULL OR c.year = ?)",
-            (venue, venue, year, year))}
-        allowed &= np.array([pid in keep for pid in feats.ids])
-    candidates = np.flatnonzero(allowed)
-    order = candidates[np.argsort(-ranking.scores[candidates], kind="stable")][:max(0, int(limit))]
-    papers = {p["id"]: p for p in lib.papers(ids=[feats.ids[i] for i in order])}
-    titles = _titles(lib, [feats.ids[i] for i in pos])
-    out = []
-    for i in order:
-        paper = dict(papers[feats.ids[i]])
-        paper["score"] = round(float(ranking.scores[i]), 4)
-        if explain:
-            paper["explanation"] = {
-                "terms": top_terms(feats, ranking.coef, i),
-                "nearest": [{"id": feats.ids[j], "title": titles.get(feats.ids[j]), "similarity": round(s, 3)}
-                            for j, s in nearest_positives(feats, i, pos)],
-                "scores": {k: round(float(v[i]), 3) for k, v in ranking.parts.items()},
-                "weights": ranking.weights,
-                "trained_on": {"positives": int(len(pos)), "negatives": int(len(neg))},
-            }
-        out.append(paper)
-    return out
+class Recommender:
+    """The recommendation component, built from a store and the library's vectors (`vectors()`
+    returns an index with `ids` and `matrix`). Features are built once per process and rebuilt
+    when the papers change."""
 
+    def __init__(self, store, vectors: Callable[[], Any]):
+        self.store = store
+        self.vectors = vectors
+        self._features: tuple[tuple, Features] | None = None
 
-def _titles(lib, ids: list[str]) -> dict[str, str]:
-    out = {}
-    for i in range(0, len(ids), 500):
-        chunk = ids[i:i + 500]
-        marks = ",".join("?" for _ in chunk)
-        for pid, title, label in lib.store.conn.execute(
-                f"SELECT id, title, label FROM papers WHERE id IN ({marks})", chunk):
-            out[pid] = title or label or pid
-    return out
+    def invalidate(self) -> None:
+        self._features = None
+
+    def features(self) -> Features:
+        index = self.vectors()
+        stamp = (*self.store.papers_stamp(), len(index.ids))
+        if self._features is None or self._features[0] != stamp:
+            ids, texts = [], []
+            for pid, title, label, abstract in self.store.paper_texts():
+                ids.append(pid)
+                texts.append(". ".join(x for x in (title or label, abstract) if x))
+            self._features = (stamp, build_features(ids, texts, index.ids, index.matrix))
+        return self._features[1]
+
+    def recommend(self, *, positives: list[str], negatives: list[str] = (), exclude: list[str] = (),
+                  scope: Filter = Filter(), limit: int = 10, explain: bool = True) -> list[Recommendation]:
+        """Papers ranked for a set of positive paper ids, each with its score and explanation."""
+        feats = self.features()
+        pos = np.array(sorted({feats.index[p] for p in positives if p in feats.index}), dtype=np.int64)
+        if not len(pos):
+            raise InputError("no papers to learn from: tag some papers first (paperscope tag ID TAG)")
+        neg = np.array(sorted({feats.index[p] for p in negatives if p in feats.index} - set(pos.tolist())),
+                       dtype=np.int64)
+        ranking = rank(feats, pos, neg)
+        allowed = np.ones(len(feats.ids), dtype=bool)
+        allowed[pos] = False
+        allowed[neg] = False
+        for pid in exclude:
+            if pid in feats.index:
+                allowed[feats.index[pid]] = False
+        if not scope.empty:
+            keep = set(self.store.ordered_ids(scope))
+            allowed &= np.array([pid in keep for pid in feats.ids])
+        candidates = np.flatnonzero(allowed)
+        order = candidates[np.argsort(-ranking.scores[candidates], kind="stable")][:max(0, int(limit))]
+        papers = self.store.papers_by_id([feats.ids[i] for i in order])
+        titles = self.store.display_titles([feats.ids[i] for i in pos])
+        out = []
+        for i in order:
+            why = None
+            if explain:
+                why = {
+                    "terms": top_terms(feats, ranking.coef, i),
+                    "nearest": [{"id": feats.ids[j], "title": titles.get(feats.ids[j]), "similarity": round(s, 3)}
+                                for j, s in nearest_positives(feats, i, pos)],
+                    "scores": {k: round(float(v[i]), 3) for k, v in ranking.parts.items()},
+                    "weights": ranking.weights,
+                    "trained_on": {"positives": int(len(pos)), "negatives": int(len(neg))},
+                }
+            out.append(Recommendation(papers[feats.ids[i]].to_dict(), round(float(ranking.scores[i]), 4),
+                                      len(out) + 1, why=why))
+        return out

@@ -7,13 +7,12 @@ paper's vector. On the next request the current rows are compared with the store
   placed without refitting (nearest centroid / nearest neighbours on the map) and the gone ones
   dropped;
 - otherwise the caller refits.
-Every statement is parameterised; a read-only library simply skips the writes.
+The store keeps the runs; a read-only library simply skips the writes.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,18 +74,16 @@ def plan(run: Run | None, rows: dict[str, str], params: dict[str, Any]) -> Plan:
     return Plan("extend", added, gone)
 
 
-def load(conn: sqlite3.Connection, kind: str, scope: str, level: str = "") -> Run | None:
-    row = conn.execute("SELECT id, input_hash, params, centroids, dims, model FROM analysis_runs "
-                       "WHERE kind = ? AND scope = ? AND level = ?", (kind, scope, level)).fetchone()
-    if row is None:
+def load(store: Any, kind: str, scope: str, level: str = "") -> Run | None:
+    found = store.analysis_run(kind, scope, level)
+    if found is None:
         return None
     centroids = None
-    if row[3] is not None and row[4]:
-        centroids = np.frombuffer(row[3], dtype=np.float32).reshape(-1, int(row[4])).copy()
-    run = Run(kind, scope, level, json.loads(row[2]), row[1], centroids, json.loads(row[5]))
-    for r in conn.execute("SELECT paper_id, row_hash, topic, score, x, y, fitted FROM analysis_points "
-                          "WHERE run_id = ?", (row[0],)):
-        run.points[r[0]] = Point(r[1], r[2], r[3], r[4], r[5], bool(r[6]))
+    if found["centroids"] is not None and found["dims"]:
+        centroids = np.frombuffer(found["centroids"], dtype=np.float32).reshape(-1, int(found["dims"])).copy()
+    run = Run(kind, scope, level, found["params"], found["input_hash"], centroids, found["model"])
+    for pid, row_hash, topic, score, x, y, fitted in found["points"]:
+        run.points[pid] = Point(row_hash, topic, score, x, y, bool(fitted))
     return run
 
 
@@ -98,24 +95,7 @@ def save(store: Any, run: Run) -> bool:
     if run.centroids is not None:
         c = np.ascontiguousarray(run.centroids, dtype=np.float32)
         blob, dims = c.tobytes(), int(c.shape[1]) if c.ndim == 2 else None
-    try:
-        with store.transaction() as conn:
-            conn.execute("DELETE FROM analysis_runs WHERE kind = ? AND scope = ? AND level = ?",
-                         (run.kind, run.scope, run.level))
-            cur = conn.execute(
-                "INSERT INTO analysis_runs(kind, scope, level, input_hash, params, centroids, dims, model) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (run.kind, run.scope, run.level, run.input_hash, json.dumps(run.params, sort_keys=True),
-                 blob, dims, json.dumps(run.model)))
-            run_id = cur.lastrowid
-            conn.execute("DELETE FROM analysis_points WHERE run_id = ?", (run_id,))  # orphans
-            conn.executemany(
-                "INSERT INTO analysis_points(run_id, paper_id, row_hash, topic, score, x, y, fitted) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(run_id, pid, p.row_hash, p.topic, p.score, p.x, p.y, int(p.fitted))
-                 for pid, p in sorted(run.points.items())])
-    except sqlite3.OperationalError as exc:
-        if "readonly" in str(exc) or "read-only" in str(exc):
-            return False
-        raise
-    return True
+    return store.save_analysis_run(
+        run.kind, run.scope, run.level, input_hash=run.input_hash, params=run.params, centroids=blob,
+        dims=dims, model=run.model,
+        points=[(pid, p.row_hash, p.topic, p.score, p.x, p.y, int(p.fitted)) for pid, p in sorted(run.points.items())])

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..filters import Filter, scope_key
 from ..model import InputError
 from .terms import Terms
 from .vectors import paper_text
@@ -65,30 +66,28 @@ def paper_type(paper: dict[str, Any]) -> str:
     return str(t) if t else "unknown"
 
 
-def resolve(lib: Any, name: str) -> tuple[str, list[dict[str, Any]]]:
+def resolve(analysis: Any, name: str) -> tuple[str, list[dict[str, Any]]]:
     """A collection name ("ICML 2024"), or a venue with an optional year, to its papers."""
     name = " ".join(name.split())
-    papers = lib.papers(collection=name)
+    papers = analysis.papers(Filter(collection=name))
     if papers:
         return name, papers
     m = re.fullmatch(r"(.+?)\s*(\d{4})", name)
     venue, year = (m.group(1), int(m.group(2))) if m else (name, None)
-    papers = lib.papers(venue=venue, year=year)
+    papers = analysis.papers(Filter.of(venue=venue, year=year))
     if papers:
         return name, papers
-    known = ", ".join(c["name"] for c in lib.collections()) or "none"
+    known = ", ".join(c["name"] for c in analysis.store.collection_stats()) or "none"
     raise InputError(f"no papers for {name!r} (collections: {known})")
 
 
-def compare(lib: Any, a: str, b: str, *, level: str | int = "coarse") -> dict[str, Any]:
-    from .service import scope_key, topic_result
-
-    name_a, papers_a = resolve(lib, a)
-    name_b, papers_b = resolve(lib, b)
+def compare(analysis: Any, a: str, b: str, *, level: str | int = "coarse") -> dict[str, Any]:
+    name_a, papers_a = resolve(analysis, a)
+    name_b, papers_b = resolve(analysis, b)
     ids_a = {p["id"] for p in papers_a}
     ids_b = {p["id"] for p in papers_b}
     union = {p["id"]: p for p in papers_a + papers_b}
-    result = topic_result(lib, list(union.values()),
+    result = analysis.topic_result(list(union.values()),
                           scope=scope_key(collections=[name_a, name_b]), level=level)
     n_a = sum(1 for pid in result.ids if pid in ids_a)
     n_b = sum(1 for pid in result.ids if pid in ids_b)

@@ -1,16 +1,20 @@
-"""Topics and map for a library scope, cached in the library file (see cache.py).
+"""The analysis component: topics and map for a library scope, cached in the library (see
+cache.py), built from a store and the library's paper vectors.
 
-This is what the `Library` facade calls; the algorithms themselves (topics.py, layout.py) are
-pure functions and know nothing of the store.
+    analysis = Analysis(store, vectors=engine.vectors)
+    analysis.topics(venue="ICML", year=2024)
+
+The algorithms themselves (topics.py, layout.py, compare.py) are pure functions and know
+nothing of the store.
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
+from ..filters import Filter, scope_key
 from . import cache
 from .layout import layout, place_new
 from .topics import SEED, TopicModel, assign_new, fit_topics, topic_table
@@ -18,15 +22,6 @@ from .vectors import paper_text, row_hashes, vectors_for
 
 TOPICS_VERSION = "spherical-kmeans+ctfidf/2"
 MAP_VERSION = "opentsne-exact-cosine/2"
-
-
-def scope_key(*, venue: str | None = None, year: int | None = None,
-              collections: list[str] | None = None, ids: list[str] | None = None) -> str:
-    if ids is not None:
-        return "ids:" + hashlib.sha1("\n".join(sorted(set(ids))).encode()).hexdigest()[:16]
-    if collections:
-        return "collections:" + "|".join(sorted(c.casefold() for c in collections))
-    return f"venue={(venue or '').casefold()}|year={year or ''}"
 
 
 @dataclass
@@ -43,102 +38,141 @@ class TopicResult:
         return topic_table(self.model, self.ids, self.assign, self.similarity, labels)
 
 
-def _prepare(lib: Any, papers: list[dict[str, Any]]):
-    have, matrix, source, missing = vectors_for(lib, papers)
-    order = sorted(range(len(have)), key=lambda i: have[i]["id"])
-    have = [have[i] for i in order]
-    matrix = matrix[order] if len(order) else matrix
-    return have, matrix, source, missing
+class Analysis:
+    """Topics, map and comparisons of a library's papers. `vectors()` returns the library's
+    vector index (ids + matrix); results are stored through the store by input hash."""
+
+    def __init__(self, store: Any, vectors: Callable[[], Any]):
+        self.store = store
+        self.vectors = vectors
+
+    def invalidate(self) -> None:
+        """Nothing kept in memory: stored runs are checked against their inputs on each call."""
+
+    def papers(self, f: Filter) -> list[dict[str, Any]]:
+        return [p.to_dict() for p in self.store.papers(f)]
+
+    @staticmethod
+    def _scope(venue: str | None, year: int | None) -> Filter:
+        return Filter.of(venue=venue, year=year)
+
+    def compare(self, a: str, b: str, *, level: str | int = "coarse") -> dict[str, Any]:
+        from .compare import compare
+
+        return compare(self, a, b, level=level)
+
+    def topic_index(self, scope: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
+        """Paper id -> its coarse topic {id, label} within a collection's venue/year (or the
+        whole library), in topic order: largest topic first, typical papers first."""
+        venue, year = (scope["venue"], scope["year"]) if scope else (None, None)
+        return {pid: {"id": tp["id"], "label": tp["label"]}
+                for tp in self.topics(venue=venue, year=year) for pid in tp["papers"]}
+
+    def paper_topics(self, paper: dict[str, Any]) -> list[dict[str, Any]]:
+        """The coarse topic of a paper in each of its collections whose topics were already
+        computed: [{collection, id, label}]. Cheap: reads stored runs, never fits."""
+        out: list[dict[str, Any]] = []
+        for c in paper.get("collections", []):
+            found = self.store.stored_topic(paper["id"], scope_key(venue=c["venue"], year=c["year"]))
+            if found and all(o["collection"] != c["name"] for o in out):
+                out.append({"collection": c["name"], **found})
+        return out
+
+    def _prepare(self, papers: list[dict[str, Any]]):
+        have, matrix, source, missing = vectors_for(self.vectors(), papers)
+        order = sorted(range(len(have)), key=lambda i: have[i]["id"])
+        have = [have[i] for i in order]
+        matrix = matrix[order] if len(order) else matrix
+        return have, matrix, source, missing
 
 
-def topic_result(lib: Any, papers: list[dict[str, Any]], *, scope: str, level: str | int = "coarse",
-                 use_cache: bool = True) -> TopicResult:
-    have, matrix, source, missing = _prepare(lib, papers)
-    ids = [p["id"] for p in have]
-    hashes = row_hashes(matrix)
-    rows = dict(zip(ids, hashes))
-    params = {"version": TOPICS_VERSION, "seed": SEED, "vectors": source, "level": str(level)}
-    conn = lib.store.conn
-    run = cache.load(conn, "topics", scope, str(level)) if use_cache else None
-    plan = cache.plan(run, rows, params)
+    def topic_result(self, papers: list[dict[str, Any]], *, scope: str, level: str | int = "coarse",
+                     use_cache: bool = True) -> TopicResult:
+        have, matrix, source, missing = self._prepare(papers)
+        ids = [p["id"] for p in have]
+        hashes = row_hashes(matrix)
+        rows = dict(zip(ids, hashes))
+        params = {"version": TOPICS_VERSION, "seed": SEED, "vectors": source, "level": str(level)}
+        run = cache.load(self.store, "topics", scope, str(level)) if use_cache else None
+        plan = cache.plan(run, rows, params)
 
-    if plan.action == "refit" or run is None or run.centroids is None:
-        fit = fit_topics(ids, [paper_text(p) for p in have], matrix, level=level)
-        model, assign, sim = fit.model, fit.assign, fit.similarity
-        if use_cache:
-            run = cache.Run("topics", scope, str(level), params, centroids=model.centroids,
-                            model=model.to_json())
-            run.points = {pid: cache.Point(h, int(t), float(s)) for pid, h, t, s in
-                          zip(ids, hashes, assign.tolist(), sim.tolist())}
-            cache.save(lib.store, run)
+        if plan.action == "refit" or run is None or run.centroids is None:
+            fit = fit_topics(ids, [paper_text(p) for p in have], matrix, level=level)
+            model, assign, sim = fit.model, fit.assign, fit.similarity
+            if use_cache:
+                run = cache.Run("topics", scope, str(level), params, centroids=model.centroids,
+                                model=model.to_json())
+                run.points = {pid: cache.Point(h, int(t), float(s)) for pid, h, t, s in
+                              zip(ids, hashes, assign.tolist(), sim.tolist())}
+                cache.save(self.store, run)
+            return TopicResult(model, ids, assign, sim, have, missing)
+
+        model = TopicModel.from_json(run.model, run.centroids)
+        if plan.action == "extend":
+            for pid in plan.gone:
+                run.points.pop(pid, None)
+            index = {pid: i for i, pid in enumerate(ids)}
+            new_rows = [index[pid] for pid in plan.added]
+            topics, sims = assign_new(model, matrix[new_rows] if new_rows else matrix[:0])
+            for pid, t, s in zip(plan.added, topics.tolist(), sims.tolist()):
+                run.points[pid] = cache.Point(rows[pid], int(t), float(s), fitted=False)
+            cache.save(self.store, run)
+        assign = np.array([run.points[pid].topic for pid in ids], dtype=np.int64)
+        sim = np.array([run.points[pid].score for pid in ids], dtype=np.float32)
         return TopicResult(model, ids, assign, sim, have, missing)
 
-    model = TopicModel.from_json(run.model, run.centroids)
-    if plan.action == "extend":
-        for pid in plan.gone:
-            run.points.pop(pid, None)
-        index = {pid: i for i, pid in enumerate(ids)}
-        new_rows = [index[pid] for pid in plan.added]
-        topics, sims = assign_new(model, matrix[new_rows] if new_rows else matrix[:0])
-        for pid, t, s in zip(plan.added, topics.tolist(), sims.tolist()):
-            run.points[pid] = cache.Point(rows[pid], int(t), float(s), fitted=False)
-        cache.save(lib.store, run)
-    assign = np.array([run.points[pid].topic for pid in ids], dtype=np.int64)
-    sim = np.array([run.points[pid].score for pid in ids], dtype=np.float32)
-    return TopicResult(model, ids, assign, sim, have, missing)
+
+    def topics(self, *, venue: str | None = None, year: int | None = None,
+               level: str | int = "coarse", ids: list[str] | None = None) -> list[dict[str, Any]]:
+        """Topic table for a venue/year scope (cached) or an explicit set of paper ids (not cached)."""
+        papers = self.papers(Filter(ids=tuple(ids)) if ids is not None else self._scope(venue, year))
+        scope = scope_key(venue=venue, year=year, ids=ids)
+        return self.topic_result(papers, scope=scope, level=level, use_cache=ids is None).table()
 
 
-def topics(lib: Any, *, venue: str | None = None, year: int | None = None,
-           level: str | int = "coarse", ids: list[str] | None = None) -> list[dict[str, Any]]:
-    """Topic table for a venue/year scope (cached) or an explicit set of paper ids (not cached)."""
-    papers = lib.papers(ids=list(ids)) if ids is not None else lib.papers(venue=venue, year=year)
-    scope = scope_key(venue=venue, year=year, ids=ids)
-    return topic_result(lib, papers, scope=scope, level=level, use_cache=ids is None).table()
+    def map_points(self, *, venue: str | None = None, year: int | None = None,
+                   level: str | int = "coarse") -> list[dict[str, Any]]:
+        """(id, x, y, topic, label) for every paper of the scope that has a vector; `label` is the
+        paper's display label and `topic_label` its topic's."""
+        papers = self.papers(self._scope(venue, year))
+        scope = scope_key(venue=venue, year=year)
+        result = self.topic_result(papers, scope=scope, level=level)
+        coords = self._coordinates(result, scope)
+        by_id = {p["id"]: p for p in result.papers}
+        out = []
+        for i, pid in enumerate(result.ids):
+            t = int(result.assign[i])
+            p = by_id[pid]
+            out.append({"id": pid, "x": round(float(coords[i, 0]), 5), "y": round(float(coords[i, 1]), 5),
+                        "topic": t, "topic_label": result.model.labels[t],
+                        "label": p.get("label") or p.get("title") or ""})
+        return out
 
 
-def map_points(lib: Any, *, venue: str | None = None, year: int | None = None,
-               level: str | int = "coarse") -> list[dict[str, Any]]:
-    """(id, x, y, topic, label) for every paper of the scope that has a vector; `label` is the
-    paper's display label and `topic_label` its topic's."""
-    papers = lib.papers(venue=venue, year=year)
-    scope = scope_key(venue=venue, year=year)
-    result = topic_result(lib, papers, scope=scope, level=level)
-    coords = _coordinates(lib, result, scope)
-    by_id = {p["id"]: p for p in result.papers}
-    out = []
-    for i, pid in enumerate(result.ids):
-        t = int(result.assign[i])
-        p = by_id[pid]
-        out.append({"id": pid, "x": round(float(coords[i, 0]), 5), "y": round(float(coords[i, 1]), 5),
-                    "topic": t, "topic_label": result.model.labels[t],
-                    "label": p.get("label") or p.get("title") or ""})
-    return out
-
-
-def _coordinates(lib: Any, result: TopicResult, scope: str) -> np.ndarray:
-    _, matrix, source, _ = _prepare(lib, result.papers)
-    ids = result.ids
-    hashes = row_hashes(matrix)
-    rows = dict(zip(ids, hashes))
-    params = {"version": MAP_VERSION, "seed": SEED, "vectors": source}
-    run = cache.load(lib.store.conn, "map", scope, "")
-    plan = cache.plan(run, rows, params)
-    if plan.action == "refit" or run is None:
-        coords = layout(matrix)
-        run = cache.Run("map", scope, "", params)
-        run.points = {pid: cache.Point(h, x=float(c[0]), y=float(c[1]))
-                      for pid, h, c in zip(ids, hashes, coords.tolist())}
-        cache.save(lib.store, run)
-        return coords
-    if plan.action == "extend":
-        for pid in plan.gone:
-            run.points.pop(pid, None)
-        index = {pid: i for i, pid in enumerate(ids)}
-        kept = [pid for pid in ids if pid in run.points]
-        fitted_xy = np.array([[run.points[p].x, run.points[p].y] for p in kept], dtype=np.float32)
-        new_xy = place_new(matrix[[index[p] for p in kept]], fitted_xy,
-                           matrix[[index[p] for p in plan.added]] if plan.added else matrix[:0])
-        for pid, c in zip(plan.added, new_xy.tolist()):
-            run.points[pid] = cache.Point(rows[pid], x=c[0], y=c[1], fitted=False)
-        cache.save(lib.store, run)
-    return np.array([[run.points[p].x, run.points[p].y] for p in ids], dtype=np.float32)
+    def _coordinates(self, result: TopicResult, scope: str) -> np.ndarray:
+        _, matrix, source, _ = self._prepare(result.papers)
+        ids = result.ids
+        hashes = row_hashes(matrix)
+        rows = dict(zip(ids, hashes))
+        params = {"version": MAP_VERSION, "seed": SEED, "vectors": source}
+        run = cache.load(self.store, "map", scope, "")
+        plan = cache.plan(run, rows, params)
+        if plan.action == "refit" or run is None:
+            coords = layout(matrix)
+            run = cache.Run("map", scope, "", params)
+            run.points = {pid: cache.Point(h, x=float(c[0]), y=float(c[1]))
+                          for pid, h, c in zip(ids, hashes, coords.tolist())}
+            cache.save(self.store, run)
+            return coords
+        if plan.action == "extend":
+            for pid in plan.gone:
+                run.points.pop(pid, None)
+            index = {pid: i for i, pid in enumerate(ids)}
+            kept = [pid for pid in ids if pid in run.points]
+            fitted_xy = np.array([[run.points[p].x, run.points[p].y] for p in kept], dtype=np.float32)
+            new_xy = place_new(matrix[[index[p] for p in kept]], fitted_xy,
+                               matrix[[index[p] for p in plan.added]] if plan.added else matrix[:0])
+            for pid, c in zip(plan.added, new_xy.tolist()):
+                run.points[pid] = cache.Point(rows[pid], x=c[0], y=c[1], fitted=False)
+            cache.save(self.store, run)
+        return np.array([[run.points[p].x, run.points[p].y] for p in ids], dtype=np.float32)

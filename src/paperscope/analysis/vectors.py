@@ -1,5 +1,5 @@
-"""Paper vectors for analysis: the library's semantic embeddings when the search package offers
-them, else a TF-IDF + SVD (LSA) stand-in fitted on the papers at hand."""
+"""Paper vectors for analysis: the library's semantic embeddings, else (no paper embedded yet) a
+TF-IDF + SVD (LSA) stand-in fitted on the papers at hand."""
 from __future__ import annotations
 
 import hashlib
@@ -38,21 +38,16 @@ def lsa_vectors(texts: list[str], dims: int = 128, seed: int = 0) -> np.ndarray:
     return normalise(svd.fit_transform(x).astype(np.float32))
 
 
-def vectors_for(lib: Any, papers: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], np.ndarray, str, list[dict[str, Any]]]:
-    """(papers with a vector, their matrix, vector source, papers without one). The matrix rows
-    follow the returned papers' order. Papers not embedded yet are returned as missing (they
-    count as unassigned); when none of the papers has an embedding, LSA vectors stand in."""
-    try:
-        from ..search.semantic import vectors
-    except ImportError:
-        vectors = None
-    if vectors is not None:
-        ids, matrix = vectors(lib)
-        row = {pid: i for i, pid in enumerate(ids)}
-        have = [p for p in papers if p["id"] in row]
-    if vectors is not None and (have or not papers):
+def vectors_for(index: Any, papers: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], np.ndarray, str, list[dict[str, Any]]]:
+    """(papers with a vector, their matrix, vector source, papers without one), given the
+    library's vector index (`ids`, `matrix`). The matrix rows follow the returned papers'
+    order. Papers not embedded yet are returned as missing (they count as unassigned); when
+    none of the papers has an embedding, LSA vectors stand in."""
+    row = {pid: i for i, pid in enumerate(index.ids)}
+    have = [p for p in papers if p["id"] in row]
+    if have or not papers:
         missing = [p for p in papers if p["id"] not in row]
-        m = np.asarray(matrix, dtype=np.float32)
+        m = np.asarray(index.matrix, dtype=np.float32)
         sub = m[[row[p["id"]] for p in have]] if have else np.zeros((0, m.shape[1] if m.ndim == 2 else 384), np.float32)
         return have, sub, "semantic", missing
     ordered = sorted(papers, key=lambda p: p["id"])

@@ -62,7 +62,7 @@ def map_command(
     suffix = out.suffix.lower()
     if suffix not in MAP_FORMATS:
         fail(f"--out must end in {', '.join(MAP_FORMATS)} (got {out.name!r})")
-    from ..analysis.render_map import render_html, render_image
+    from .render_map import render_html, render_image
 
     with user_errors(), open_library() as lib:
         points = lib.map_points(venue=venue, year=year)
@@ -93,7 +93,7 @@ def compare(
     with user_errors(), open_library() as lib:
         result = lib.compare(a, b)
     if out is not None:
-        from ..analysis.render_compare import render_compare
+        from .render_compare import render_compare
 
         render_compare(result, out)
     if as_json:

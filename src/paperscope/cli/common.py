@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from ..filters import YEAR_HELP
 from ..model import InputError
 
 app = typer.Typer(
@@ -34,6 +35,36 @@ state = State()
 @app.callback()
 def _global(db: Optional[Path] = typer.Option(None, "--db", help="Library file (default: $PAPERSCOPE_DB, else the per-user data dir).")) -> None:
     state.db = db
+
+
+# One set of option names across commands (-n/--limit, --venue, --year with one range syntax,
+# --json), defined once.
+def limit_option(default: int | None = 20, maximum: int = 10_000) -> Any:
+    return typer.Option(default, "--limit", "-n", min=1, max=maximum, help="How many results.")
+
+
+def venue_option() -> Any:
+    return typer.Option(None, "--venue", help="Only this venue (e.g. ICML) or collection name.")
+
+
+def year_option() -> Any:
+    return typer.Option(None, "--year", help=f"Only this year or range: {YEAR_HELP}.")
+
+
+def status_option() -> Any:
+    return typer.Option(None, "--status", help="Only this status (e.g. oral, spotlight, poster).")
+
+
+def type_option() -> Any:
+    return typer.Option(None, "--type", help="Only this paper type (method, theory, benchmark, ...).")
+
+
+def code_option() -> Any:
+    return typer.Option(False, "--has-code", help="Only papers with a code link.")
+
+
+def json_option() -> Any:
+    return typer.Option(False, "--json", help="Print JSON.")
 
 
 def open_library(readonly: bool = False):

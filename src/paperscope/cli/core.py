@@ -7,7 +7,8 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
-from .common import app, console, err_console, fail, open_library, print_json, progress_bar, user_errors
+from .common import (app, console, err_console, fail, json_option, limit_option, open_library, print_json,
+                     progress_bar, user_errors, venue_option, year_option)
 
 
 @app.command()
@@ -61,11 +62,11 @@ def _print_report(report, stats) -> None:
 
 @app.command("list")
 def list_papers(
-    venue: Optional[str] = typer.Option(None, "--venue"),
-    year: Optional[int] = typer.Option(None, "--year"),
-    collection: Optional[str] = typer.Option(None, "--collection"),
-    limit: Optional[int] = typer.Option(None, "--limit", min=1),
-    as_json: bool = typer.Option(False, "--json"),
+    venue: Optional[str] = venue_option(),
+    year: Optional[str] = year_option(),
+    collection: Optional[str] = typer.Option(None, "--collection", help='A collection name, e.g. "ICML 2024".'),
+    limit: Optional[int] = limit_option(None, 10_000_000),
+    as_json: bool = json_option(),
 ) -> None:
     """List papers (all of them unless filtered)."""
     with user_errors(), open_library() as lib:

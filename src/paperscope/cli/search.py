@@ -5,20 +5,25 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from rich.markup import escape
 
-from .common import app, console, fail, open_library, print_json, user_errors
-
-MODES = ("hybrid", "lexical", "semantic")
+from ..filters import MODES
+from ..model import Hit
+from .common import (app, code_option, console, fail, json_option, limit_option, open_library, print_json,
+                     status_option, type_option, user_errors, venue_option, year_option)
 
 
 @app.command()
 def search(
     query: List[str] = typer.Argument(..., help='Words, "phrases", prefix*, -exclusions, venue: year: status: has:code author:"..."'),
-    limit: int = typer.Option(20, "--limit", "-n", min=1, max=10_000, help="How many results."),
-    mode: str = typer.Option("hybrid", "--mode", "-m", help="hybrid (default), lexical or semantic."),
-    venue: Optional[str] = typer.Option(None, "--venue", help="Only this venue (e.g. ICML)."),
-    year: Optional[str] = typer.Option(None, "--year", help="Only this year or range (2024, 2020..2024, >=2022)."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON (a list of papers with score, snippet)."),
+    limit: int = limit_option(20),
+    mode: str = typer.Option("hybrid", "--mode", "-m", help=f"{' | '.join(MODES)} (hybrid: words and meaning)."),
+    venue: Optional[str] = venue_option(),
+    year: Optional[str] = year_option(),
+    status: Optional[str] = status_option(),
+    paper_type: Optional[str] = type_option(),
+    has_code: bool = code_option(),
+    as_json: bool = json_option(),
     explain: bool = typer.Option(False, "--explain", help="Say why each result matched."),
 ) -> None:
     """Search the library: exact words and meaning, fused (see --mode).
@@ -36,21 +41,22 @@ def search(
     with user_errors():
         lib = open_library(readonly=True)
         try:
-            results = lib.search(text, limit=limit, mode=mode, venue=venue, year=year, explain=explain)
+            hits = lib.search(text, limit=limit, mode=mode, explain=explain, venue=venue, year=year,
+                              status=status, paper_type=paper_type, has_code=has_code or None)
         finally:
             lib.close()
-    _show(results, as_json, explain, "no results")
+    _show(hits, as_json, explain, "no results")
 
 
 @app.command()
 def related(
-    paper_id: Optional[str] = typer.Argument(None, help="A paper id (from list/search/show)."),
+    paper_id: Optional[str] = typer.Argument(None, help="A paper id or unique prefix (from list/search/show)."),
     text: Optional[str] = typer.Option(None, "--text", help="Your own text, e.g. a draft abstract."),
     file: Optional[Path] = typer.Option(None, "--file", help="Read your text from this file."),
-    limit: int = typer.Option(10, "--limit", "-n", min=1, max=1000),
-    venue: Optional[str] = typer.Option(None, "--venue", help="Only papers of this venue."),
-    year: Optional[str] = typer.Option(None, "--year", help="Only papers of this year or range."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    limit: int = limit_option(10, 1000),
+    venue: Optional[str] = venue_option(),
+    year: Optional[str] = year_option(),
+    as_json: bool = json_option(),
 ) -> None:
     """Papers related to a paper, or to your own text (--text / --file)."""
     given = [x for x in (paper_id, text, file) if x]
@@ -69,46 +75,57 @@ def related(
                 raise ValueError(f"{file} is empty")
         lib = open_library(readonly=True)
         try:
-            results = lib.related(paper_id, text=text, limit=limit, venue=venue, year=year)
+            hits = lib.related(paper_id, text=text, limit=limit, venue=venue, year=year)
         finally:
             lib.close()
-    _show(results, as_json, False, "no related papers")
+    _show(hits, as_json, False, "no related papers")
 
 
-def _show(results: list[dict], as_json: bool, explain: bool, empty: str) -> None:
+def _show(hits: list[Hit], as_json: bool, explain: bool, empty: str) -> None:
     if as_json:
-        print_json(results)
-    elif not results:
+        print_json([h.to_json() for h in hits])
+    elif not hits:
         console.print(empty, style="dim")
     else:
-        _print_results(results, explain)
+        print_hits(hits, explain)
 
 
-def _print_results(results: list[dict], explain: bool) -> None:
-    from rich.markup import escape
+def snippet_markup(snip: dict, style: str = "bold yellow") -> str:
+    """A snippet as Rich markup: highlights styled, everything else escaped."""
+    text, out, at = snip["text"], [], 0
+    for a, b in snip["highlights"]:
+        out.append(escape(text[at:a]))
+        out.append(f"[{style}]{escape(text[a:b])}[/]")
+        at = b
+    out.append(escape(text[at:]))
+    return "".join(out)
 
-    from ..search.snippets import rich_markup
 
-    for r in results:
-        where = " ".join(str(x) for x in (r.get("venue"), r.get("year")) if x)
-        title = r.get("title") or r.get("label") or "(untitled)"
-        console.print(f"[bold]{r['rank']:>3}.[/] [bold cyan]{escape(title)}[/]  "
-                      f"[dim]{escape(where)} · {r['id']} · score {r['score']:.3f}[/]", highlight=False)
-        if r.get("snippet"):
-            console.print("     " + rich_markup(r["snippet"]), highlight=False)
-        if explain and r.get("explain"):
-            e = r["explain"]
-            parts = [f"bm25 {e['bm25']:.2f}" if e.get("bm25") is not None else "bm25 -",
-                     f"cosine {e['cosine']:.3f}" if e.get("cosine") is not None else "cosine -",
-                     f"lexical #{e['lexical_rank']}" if e.get("lexical_rank") else "lexical -",
-                     f"semantic #{e['semantic_rank']}" if e.get("semantic_rank") else "semantic -"]
-            if e.get("fused_score") is not None:
-                parts.append(f"fused {e['fused_score']:.3f}")
-            fields = "; ".join(f"{f}: {', '.join(ts)}" for f, ts in e.get("matched_fields", {}).items())
-            console.print(f"     [dim]{escape(' · '.join(parts))}[/]", highlight=False)
-            if fields:
-                console.print(f"     [dim]matched {escape(fields)}[/]", highlight=False)
-        if r.get("similarity"):
-            s = r["similarity"]
-            cos = f"{s['cosine']:.3f}" if s.get("cosine") is not None else "-"
-            console.print(f"     [dim]cosine {cos} · shared words {s['lexical']:.3f}[/]", highlight=False)
+def print_hits(hits: list[Hit], explain: bool) -> None:
+    for h in hits:
+        p = h.paper
+        where = " ".join(str(x) for x in (p.get("venue"), p.get("year")) if x)
+        title = p.get("title") or p.get("label") or "(untitled)"
+        derived = "" if p.get("title") else " [dim](derived)[/]"
+        console.print(f"[bold]{h.rank:>3}.[/] [bold cyan]{escape(title)}[/]{derived}  "
+                      f"[dim]{escape(where)} · {h.id} · score {h.score:.3f}[/]", highlight=False)
+        if h.snippet:
+            console.print("     " + snippet_markup(h.snippet), highlight=False)
+        if explain and h.why and "bm25" in h.why:
+            _print_explain(h.why)
+        elif h.why and "lexical" in h.why and "cosine" in h.why:
+            cos = f"{h.why['cosine']:.3f}" if h.why.get("cosine") is not None else "-"
+            console.print(f"     [dim]cosine {cos} · shared words {h.why['lexical']:.3f}[/]", highlight=False)
+
+
+def _print_explain(e: dict) -> None:
+    parts = [f"bm25 {e['bm25']:.2f}" if e.get("bm25") is not None else "bm25 -",
+             f"cosine {e['cosine']:.3f}" if e.get("cosine") is not None else "cosine -",
+             f"lexical #{e['lexical_rank']}" if e.get("lexical_rank") else "lexical -",
+             f"semantic #{e['semantic_rank']}" if e.get("semantic_rank") else "semantic -"]
+    if e.get("fused_score") is not None:
+        parts.append(f"fused {e['fused_score']:.3f}")
+    fields = "; ".join(f"{f}: {', '.join(ts)}" for f, ts in e.get("matched_fields", {}).items())
+    console.print(f"     [dim]{escape(' · '.join(parts))}[/]", highlight=False)
+    if fields:
+        console.print(f"     [dim]matched {escape(fields)}[/]", highlight=False)

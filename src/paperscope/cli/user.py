@@ -9,7 +9,8 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from .common import app, console, err_console, fail, open_library, print_json, user_errors
+from .common import (app, console, err_console, fail, json_option, limit_option, open_library, print_json,
+                     user_errors, venue_option, year_option)
 
 
 def _title(p: dict) -> str:
@@ -115,11 +116,11 @@ def mine(tag: Optional[str] = typer.Option(None, "--tag"),
 @app.command()
 def recommend(tag: Optional[str] = typer.Option(None, "--tag", help="Learn from this tag's papers."),
               ids: Optional[str] = typer.Option(None, "--ids", help="More like these: ID,ID,..."),
-              venue: Optional[str] = typer.Option(None, "--venue"),
-              year: Optional[int] = typer.Option(None, "--year"),
-              limit: int = typer.Option(10, "--limit", min=1),
+              venue: Optional[str] = venue_option(),
+              year: Optional[str] = year_option(),
+              limit: int = limit_option(10, 1000),
               explain: bool = typer.Option(False, "--explain", help="Show driving terms and nearest tagged papers."),
-              as_json: bool = typer.Option(False, "--json")) -> None:
+              as_json: bool = json_option()) -> None:
     """Rank the papers you have not tagged by what you tagged."""
     if bool(tag) == bool(ids):
         fail("give --tag T or --ids ID,ID", 2)
@@ -127,14 +128,15 @@ def recommend(tag: Optional[str] = typer.Option(None, "--tag", help="Learn from 
         results = lib.recommend(tag=tag, ids=ids.split(",") if ids else None, venue=venue,
                                 year=year, limit=limit, explain=True)
     if as_json:
-        print_json(results)
+        print_json([r.to_json() for r in results])
         return
-    for rank, p in enumerate(results, 1):
+    for r in results:
+        p = r.paper
         where = f"{p.get('venue') or ''} {p.get('year') or ''}".strip()
-        console.print(f"{rank:>2}. [bold]{escape(_title(p))}[/] [dim]{p['id']} · {escape(where)} · "
-                      f"score {p['score']:.2f}[/]", highlight=False)
-        if explain and p.get("explanation"):
-            ex = p["explanation"]
+        console.print(f"{r.rank:>2}. [bold]{escape(_title(p))}[/] [dim]{p['id']} · {escape(where)} · "
+                      f"score {r.score:.2f}[/]", highlight=False)
+        if explain and r.why:
+            ex = r.why
             terms = ", ".join(t["term"] for t in ex["terms"])
             if terms:
                 console.print(f"    [cyan]terms:[/] {escape(terms)}", highlight=False)

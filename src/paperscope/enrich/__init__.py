@@ -19,7 +19,7 @@ from .paper_type import classify
 from .text import Doc
 from .tldr import best_sentence
 
-# Bump when the derivation changes, so stored facts can be recomputed (see enrich/store.py).
+# Bump when the derivation changes, so stored facts can be recomputed (see enrich/refresh.py).
 FACTS_VERSION = "1"
 
 FACT_KEYS = ("label", "methods", "tldr", "code_urls", "links", "paper_type",
@@ -36,14 +36,15 @@ def derive_facts(title: str | None, abstract: str) -> dict[str, Any]:
     tldr = best_sentence(doc, methods)
     code_urls, links = find_links(doc.raw)
     paper_type, confidence = classify(doc.text, title)
+    phrases = keyphrases(doc, exclude=methods)
     return {
-        "label": make_label(title, doc, mentions, tldr),
+        "label": make_label(title, doc, mentions, tldr, paper_type=paper_type, keyphrases=phrases),
         "methods": methods,
         "tldr": tldr,
         "code_urls": code_urls,
         "links": links,
         "paper_type": paper_type,
         "paper_type_confidence": confidence,
-        "keyphrases": keyphrases(doc, exclude=methods),
+        "keyphrases": phrases,
         "artifacts": find_artifacts(doc),
     }

@@ -206,7 +206,7 @@ def match_entries(entries: list[Entry], papers: Iterable[dict[str, Any]]) -> dic
     return {"entries": len(entries), "matched": matched, "unmatched": unmatched}
 
 
-def import_library(lib, path: str | Path, *, tag: str = "mine") -> dict[str, Any]:
+def import_library(store, path: str | Path, *, tag: str = "mine") -> dict[str, Any]:
     """Tag the library's papers that entries of `path` match; report matched and unmatched."""
     from ..userdata import add_tags, clean_tag
 
@@ -214,8 +214,8 @@ def import_library(lib, path: str | Path, *, tag: str = "mine") -> dict[str, Any
     entries = read_entries(path)
     if not entries:
         raise InputError(f"{path}: no entries found")
-    report = match_entries(entries, (p.to_dict() for p in lib.store.papers()))
+    report = match_entries(entries, (p.to_dict() for p in store.papers()))
     ids = list(dict.fromkeys(m["paper"] for m in report["matched"]))
-    with lib.store.transaction():
-        added = add_tags(lib.store, ids, [tag])
+    with store.transaction():
+        added = add_tags(store, ids, [tag])
     return {"file": str(path), "tag": tag, **report, "papers_tagged": len(ids), "new_tags": added}

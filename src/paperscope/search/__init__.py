@@ -1,14 +1,16 @@
 """Search: hybrid lexical + semantic ranking, related papers.
 
+    engine.py    SearchEngine(store, embedder): the component the facade builds; owns the
+                 loaded indexes and forgets them on invalidate()
     query.py     the query language (words, "phrases", prefix*, -exclusions, filters)
     tokens.py    lexical tokens shared by index, queries and highlights
     postings.py  per-paper term counts, stored once per paper text
     lexical.py   BM25F as one term-major sparse matrix (snapshot saved in the library)
     embedder.py  all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime
     semantic.py  embeddings at ingest (by text hash), the vector matrix, nearest neighbours
-    filters.py   venue/year/status/has/author filters, required phrases, exclusions
+    filters.py   the structured Filter narrowed by the query's filters, phrases, exclusions
     fusion.py    z-score fusion of BM25F and cosine (reciprocal-rank fusion as baseline)
-    hybrid.py    search(): rank, fuse, dress results with snippets and explanations
+    hybrid.py    search(): rank, fuse, dress hits with snippets and explanations
     snippets.py  highlighted snippets, matched fields
     related.py   related(): neighbours of a paper or of a user's text
 """

@@ -1,7 +1,7 @@
 """Search: parse the query, rank lexically (BM25F) and semantically (cosine), fuse, and
-dress each hit as paper JSON with a score, a highlighted snippet and, on request, the reasons.
+dress each hit with a score, a highlighted snippet and, on request, the reasons.
 
-    search(lib, "flow matching venue:ICML -image", mode="hybrid", explain=True)
+    search(engine, "flow matching venue:ICML -image", mode="hybrid", explain=True)
 """
 from __future__ import annotations
 
@@ -10,13 +10,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..model import latex_to_plain
+from ..filters import MODES, Filter
+from ..model import SearchHit, latex_to_plain
 from . import filters, fusion, lexical, rerank, semantic, snippets, tokens
-from .query import Query, add_scope, parse
+from .query import Query, parse
 
-MODES = ("hybrid", "lexical", "semantic")
 _EMBEDDING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperscope-query")
-LEXICAL_KEY = "search.lexical"
 
 
 @dataclass
@@ -33,27 +32,18 @@ class Ranking:
     features: rerank.Features | None = None  # second-stage signals (hybrid mode)
 
 
-def lexical_index(lib) -> lexical.LexicalIndex:
-    index = lib._cache.get(LEXICAL_KEY)
-    if index is None:
-        index = lexical.load(lib.store)
-        lib._cache[LEXICAL_KEY] = index
-    return index
-
-
-def prepare(query: str, venue: str | None = None, year: int | str | None = None) -> Query:
+def prepare(query: str) -> Query:
     raw = str(query or "")
     if "\\" in raw or "$" in raw:  # a title pasted with its LaTeX
         raw = latex_to_plain(raw)
-    q = add_scope(parse(raw), venue, year)
-    return q
+    return parse(raw)
 
 
-def query_groups(lib, index: lexical.LexicalIndex, q: Query) -> tuple[list[tuple[list[int], float]], dict[str, int]]:
+def query_groups(engine, index: lexical.LexicalIndex, q: Query) -> tuple[list[tuple[list[int], float]], dict[str, int]]:
     """Weighted term-id groups for BM25F: words and phrase words (a repeated term counts
     once per repeat), prefixes expanded over the library's vocabulary."""
     words = rerank.query_terms(q)
-    ids = lexical.term_ids(lib.store.conn, index, words)
+    ids = lexical.term_ids(engine.store, index, words)
     counts: dict[int, int] = {}
     for w in words:
         if w in ids:
@@ -61,37 +51,36 @@ def query_groups(lib, index: lexical.LexicalIndex, q: Query) -> tuple[list[tuple
     groups: list[tuple[list[int], float]] = [([t], float(c)) for t, c in counts.items()]
     for p in q.prefixes:
         folded = tokens.fold(p).strip()
-        expanded = set(lexical.prefix_ids(lib.store.conn, index, folded))
+        expanded = set(lexical.prefix_ids(engine.store, index, folded))
         stemmed = tokens.stem(folded)
         if stemmed != folded:
-            expanded |= set(lexical.prefix_ids(lib.store.conn, index, stemmed))
+            expanded |= set(lexical.prefix_ids(engine.store, index, stemmed))
         if expanded:
             groups.append((sorted(expanded), 1.0))
     return groups, ids
 
 
-def rank(lib, q: Query, *, mode: str = "hybrid", limit: int = 20,
+def rank(engine, q: Query, *, scope: Filter = Filter(), mode: str = "hybrid", limit: int = 20,
          params: fusion.FusionParams = fusion.DEFAULT) -> Ranking:
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}: use {', '.join(MODES)}")
-    index = lexical_index(lib)
+    index = engine.lexical()
     n = index.size
     empty = np.zeros(0)
     if n == 0 or limit <= 0:
         return Ranking(np.zeros(0, np.int64), empty, empty, empty, np.zeros(0, np.int64), np.zeros(0, np.int64))
-    allowed = filters.allowed_mask(lib, index, q)
+    allowed = filters.allowed_mask(engine, index, q, scope)
     if not q.has_text:  # filters only: list order
-        pos = np.arange(n) if allowed is None else np.flatnonzero(allowed)
-        pos = _list_order(lib, index, pos)[:limit]
+        pos = _list_order(engine, index, q, scope, allowed)[:limit]
         z = np.zeros(len(pos))
         return Ranking(pos, z, z, np.full(len(pos), np.nan), np.zeros(len(pos), np.int64), np.zeros(len(pos), np.int64))
-    vec_index = semantic.vector_index(lib) if mode != "lexical" else None
+    vec_index = engine.vectors() if mode != "lexical" else None
     if mode == "semantic" and not (vec_index and vec_index.size):
         raise ValueError("this library has no embeddings yet: run `paperscope ingest` again "
                          "with embedding on, or search with --mode lexical")
     # The query is embedded on a worker thread (onnxruntime releases the GIL) while BM25F runs.
-    pending = _EMBEDDING.submit(semantic.embed_texts, [q.text]) if vec_index is not None and vec_index.size else None
-    groups, ids = query_groups(lib, index, q)
+    pending = _EMBEDDING.submit(engine.embed, [q.text]) if vec_index is not None and vec_index.size else None
+    groups, ids = query_groups(engine, index, q)
     pool = max(fusion.POOL, limit)
     bm25_all = index.scores(groups) if groups else np.zeros(n, np.float32)
     if allowed is not None:
@@ -105,7 +94,7 @@ def rank(lib, q: Query, *, mode: str = "hybrid", limit: int = 20,
         vec_allowed = None
         if allowed is not None:
             vec_allowed = np.zeros(vec_index.size, dtype=bool)
-            vpos = _vector_rows(lib, index, vec_index)
+            vpos = engine.vector_rows()
             vec_allowed[vpos[(vpos >= 0) & allowed]] = True
         rows, _ = vec_index.top(qvec, pool, vec_allowed)
         sem_top = index.positions(vec_index.rowids[rows])
@@ -130,23 +119,13 @@ def rank(lib, q: Query, *, mode: str = "hybrid", limit: int = 20,
         sem_stats = fusion.Stats.of(_cosines(vec_index, qvec, index.rowids[sem_top])) if len(sem_top) else fusion.Stats(0.0, 1.0)
         scores = fusion.fuse(bm25, cosine, lex_rank, sem_rank, lex_stats, sem_stats, params)
         if params.rerank:
-            scores, features = rerank.apply(lib, index, q, cand, scores, cosine, ids)
+            scores, features = rerank.apply(engine.store, index, q, cand, scores, cosine, ids)
     order = np.lexsort((cand, -scores))[:limit]
     picked = None
     if features is not None:
         picked = rerank.Features(features.coverage[order], features.gap[order], features.bigrams[order])
     return Ranking(cand[order], scores[order], bm25[order], cosine[order], lex_rank[order],
                    sem_rank[order], ids, picked)
-
-
-def _vector_rows(lib, index: lexical.LexicalIndex, vec_index) -> np.ndarray:
-    """Vector row of each lexical position (-1 without a vector), cached per loaded pair."""
-    key = ("search.vector_rows", id(index), id(vec_index))
-    rows = lib._cache.get(key)
-    if rows is None:
-        rows = vec_index.positions(index.rowids)
-        lib._cache[key] = rows
-    return rows
 
 
 def _top(scores: np.ndarray, k: int) -> np.ndarray:
@@ -163,56 +142,38 @@ def _cosines(vec_index, qvec, rowids: np.ndarray) -> np.ndarray:
     return out
 
 
-def _list_order(lib, index: lexical.LexicalIndex, pos: np.ndarray) -> np.ndarray:
-    """Positions in the library's list order (collection, position in list)."""
-    if not len(pos):
-        return pos
-    order = lib._cache.get("search.list_order")
-    if order is None or len(order) != index.size:
-        rows = lib.store.conn.execute(
-            "SELECT p.rowid, (SELECT MIN(m.collection_id * 1000000 + m.position) FROM memberships m "
-            "WHERE m.paper_id = p.id) FROM papers p").fetchall()
-        key = {r[0]: (r[1] if r[1] is not None else 1 << 62) for r in rows}
-        order = np.array([key.get(int(r), 1 << 62) for r in index.rowids], dtype=np.int64)
-        lib._cache["search.list_order"] = order
-    return pos[np.lexsort((pos, order[pos]))]
+def _list_order(engine, index: lexical.LexicalIndex, q: Query, scope: Filter,
+                allowed: np.ndarray | None) -> np.ndarray:
+    """Positions of the allowed papers in list order (collection, then position in the list)."""
+    f = scope.narrowed(venues=q.venues, years=q.years, statuses=q.statuses, has=q.has)
+    pos = index.positions(engine.store.ordered_rowids(f))
+    pos = pos[pos >= 0]
+    return pos if allowed is None else pos[allowed[pos]]
 
 
 # --------------------------------------------------------------------------- public
 
 
-def search(lib, query: str, *, limit: int = 20, mode: str = "hybrid", venue: str | None = None,
-           year: int | str | None = None, explain: bool = False) -> list[dict]:
-    """Ranked papers as JSON dicts: paper fields + `rank`, `score`, `snippet` (text +
-    highlight offsets) and, with `explain`, why it matched."""
-    q = prepare(query, venue, year)
+def search(engine, query: str, *, scope: Filter = Filter(), limit: int = 20, mode: str = "hybrid",
+           explain: bool = False) -> list[SearchHit]:
+    """Ranked hits: paper JSON, `rank`, `score`, `snippet` (text + highlight offsets) and,
+    with `explain`, why it matched."""
+    q = prepare(query)
     limit = max(0, min(int(limit), 10_000))
     with semantic.single_threaded_blas():
-        ranking = rank(lib, q, mode=mode, limit=limit)
-    index = lexical_index(lib)
+        ranking = rank(engine, q, scope=scope, mode=mode, limit=limit)
+    index = engine.lexical()
     rowids = [int(r) for r in index.rowids[ranking.positions]]
-    by_rowid = _papers_by_rowid(lib, rowids)
-    out = []
+    by_rowid = engine.papers_at(rowids)
+    out: list[SearchHit] = []
     for i, rowid in enumerate(rowids):
         paper = by_rowid.get(rowid)
         if paper is None:  # removed since the index was loaded
             continue
-        paper["rank"] = len(out) + 1
-        paper["score"] = round(float(ranking.scores[i]), 6)
-        paper["snippet"] = snippets.snippet(paper, q)
-        if explain:
-            paper["explain"] = _explain(paper, q, ranking, i, mode)
-        out.append(paper)
+        out.append(SearchHit(paper, round(float(ranking.scores[i]), 6), len(out) + 1,
+                             snippets.snippet(paper, q),
+                             _explain(paper, q, ranking, i, mode) if explain else None))
     return out
-
-
-def _papers_by_rowid(lib, rowids: list[int]) -> dict[int, dict]:
-    if not rowids:
-        return {}
-    marks = ",".join("?" for _ in rowids)
-    id_of = dict(lib.store.conn.execute(f"SELECT rowid, id FROM papers WHERE rowid IN ({marks})", rowids))
-    papers = {p["id"]: p for p in lib.papers(ids=list(id_of.values()))}
-    return {r: papers[i] for r, i in id_of.items() if i in papers}
 
 
 def _explain(paper: dict, q: Query, ranking: Ranking, i: int, mode: str) -> dict:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import heapq
 import itertools
-import sqlite3
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -100,15 +99,15 @@ def build_index(rowids: np.ndarray, lengths: list[bytes], keys: list[tuple[np.nd
     return _build(chunks, field_weights=field_weights, field_b=field_b, k1=k1)
 
 
-def build_from_store(conn: sqlite3.Connection, *, chunk: int = CHUNK, **params) -> LexicalIndex:
+def build_from_store(store, *, chunk: int = CHUNK, **params) -> LexicalIndex:
     """Index from stored postings plus, tokenised on the fly and not written, any paper that
     has none yet (so a read-only library still searches everything). Postings are read
     `chunk` papers at a time, twice, so memory stays that of a chunk plus the index."""
-    stale = postings.stale_rows(conn)
+    stale = store.index_fields(store.stale_posting_rowids(tokens.VERSION))
     extra: list[tuple[int, bytes, bytes]] = []  # (rowid, lengths, packed postings) of stale papers
     memory_terms = None
     if stale:
-        vocab = dict(conn.execute("SELECT term, id FROM search_terms"))
+        vocab = store.term_vocabulary()
         next_id = max(vocab.values(), default=0) + 1
         for r in stale:
             ln, counts = postings.row_postings(r)
@@ -121,10 +120,7 @@ def build_from_store(conn: sqlite3.Connection, *, chunk: int = CHUNK, **params) 
     del stale
 
     def chunks() -> Iterator[_Chunk]:
-        cur = conn.execute("SELECT t.paper_rowid, t.lengths, t.postings FROM paper_terms t "
-                           "JOIN papers p ON p.rowid = t.paper_rowid WHERE t.tokenizer = ? "
-                           "ORDER BY t.paper_rowid", (tokens.VERSION,))
-        rows: Iterator = itertools.chain.from_iterable(iter(lambda: cur.fetchmany(chunk), []))
+        rows: Iterator = store.postings_rows(tokens.VERSION, chunk)
         if extra:
             rows = heapq.merge(rows, extra, key=lambda r: r[0])
         while batch := list(itertools.islice(rows, chunk)):
@@ -268,36 +264,32 @@ def _params() -> dict:
     return {"tokenizer": tokens.VERSION, "weights": list(FIELD_WEIGHTS), "b": list(FIELD_B), "k1": K1}
 
 
-def generation(conn: sqlite3.Connection) -> int:
-    gen = snapshots.generation(conn, "postings_generation")
+def generation(store) -> int:
+    gen = store.generation("postings_generation")
     return -1 if gen is None else gen
 
 
-def _complete(conn: sqlite3.Connection) -> bool:
-    return conn.execute("SELECT (SELECT COUNT(*) FROM papers) = (SELECT COUNT(*) FROM paper_terms)").fetchone()[0] == 1
-
-
 def save_snapshot(store, index: LexicalIndex, gen: int) -> None:
-    snapshots.save(store, SNAPSHOT, gen, {**_params(), "size": index.size},
-                   {name: np.asarray(getattr(index, name), dtype=dtype) for name, dtype in _ARRAYS})
+    store.save_snapshot(SNAPSHOT, gen, {**_params(), "size": index.size},
+                        {name: np.asarray(getattr(index, name), dtype=dtype) for name, dtype in _ARRAYS})
 
 
-def _current_meta(conn: sqlite3.Connection) -> dict | None:
+def _current_meta(store) -> dict | None:
     """The saved snapshot's meta when it matches the postings and parameters."""
-    meta = snapshots.meta(conn, SNAPSHOT)
-    if meta is None or meta.get("generation") != generation(conn):
+    meta = store.snapshot_meta(SNAPSHOT)
+    if meta is None or meta.get("generation") != generation(store):
         return None
-    if {k: meta.get(k) for k in _params()} != _params() or not _complete(conn):
+    if {k: meta.get(k) for k in _params()} != _params() or not store.postings_complete():
         return None
     return meta
 
 
-def load_snapshot(conn: sqlite3.Connection) -> LexicalIndex | None:
+def load_snapshot(store) -> LexicalIndex | None:
     """The saved index when it is current, else None."""
-    meta = _current_meta(conn)
+    meta = _current_meta(store)
     if meta is None:
         return None
-    arrays = snapshots.load(conn, SNAPSHOT, meta["generation"], _ARRAYS)
+    arrays = store.load_snapshot(SNAPSHOT, meta["generation"], _ARRAYS)
     if len(arrays["rowids"]) != meta.get("size"):
         return None
     return LexicalIndex(**arrays)
@@ -307,56 +299,40 @@ def refresh(store, progress=None) -> int:
     """Index papers without postings, then save a fresh snapshot when it is stale. Returns
     how many papers were (re)tokenised."""
     done = postings.index_missing(store, progress=progress)
-    if done or _current_meta(store.conn) is None:
-        gen = generation(store.conn)
-        save_snapshot(store, build_from_store(store.conn), gen)
+    if done or _current_meta(store) is None:
+        gen = generation(store)
+        save_snapshot(store, build_from_store(store), gen)
     return done
 
 
 def load(store) -> LexicalIndex:
     """The current index: the snapshot, else rebuilt (and saved when the library is writable)."""
-    snap = load_snapshot(store.conn)
+    snap = load_snapshot(store)
     if snap is not None:
         return snap
-    try:
-        refresh(store)
-    except sqlite3.OperationalError:  # read-only library: build in memory only
-        return build_from_store(store.conn)
-    return load_snapshot(store.conn) or build_from_store(store.conn)
+    if store.readonly:  # build in memory only
+        return build_from_store(store)
+    refresh(store)
+    return load_snapshot(store) or build_from_store(store)
 
 
 # --------------------------------------------------------------------------- vocabulary
 
 
-def term_ids(conn: sqlite3.Connection, index: LexicalIndex, words: Iterable[str]) -> dict[str, int]:
+def term_ids(store, index: LexicalIndex, words: Iterable[str]) -> dict[str, int]:
     """Ids of tokenised terms (terms the library has never seen are absent)."""
-    uniq = sorted(set(words))
     if index.memory_terms is not None:
-        return {w: index.memory_terms[w] for w in uniq if w in index.memory_terms}
-    out: dict[str, int] = {}
-    for i in range(0, len(uniq), 500):
-        part = uniq[i:i + 500]
-        marks = ",".join("?" for _ in part)
-        out.update(conn.execute(f"SELECT term, id FROM search_terms WHERE term IN ({marks})", part))
-    return out
+        return {w: index.memory_terms[w] for w in set(words) if w in index.memory_terms}
+    return store.term_ids(words)
 
 
-def prefix_ids(conn: sqlite3.Connection, index: LexicalIndex, prefix: str, limit: int = 64) -> list[int]:
-    """Ids of the terms starting with `prefix` (folded, unstemmed), most frequent first."""
+def prefix_ids(store, index: LexicalIndex, prefix: str, limit: int = 64) -> list[int]:
+    """Ids of the terms starting with `prefix` (folded, unstemmed), most frequent first.
+    Surface words count ("generaliz" -> "generalization", stored under "general")."""
     if index.memory_terms is not None:
         found = [i for t, i in index.memory_terms.items() if t.startswith(prefix)]
     else:
-        # Surface words first ("generaliz" -> "generalization", stored under "general"), then
-        # stemmed terms, for libraries indexed before surface words were kept.
-        span = (prefix, prefix + "\U0010ffff")
-        try:
-            found = {r[0] for r in conn.execute(
-                "SELECT DISTINCT term_id FROM search_words WHERE word >= ? AND word < ? LIMIT 20000", span)}
-        except sqlite3.OperationalError:  # a library from before migration 0006, opened read-only
-            found = set()
-        found |= {r[0] for r in conn.execute(
-            "SELECT id FROM search_terms WHERE term >= ? AND term < ? LIMIT 20000", span)}
-        found = list(found)
+        found = list(store.prefix_term_ids(prefix))
     found = [i for i in found if index.df(i) > 0]
     found.sort(key=lambda i: -index.df(i))
     return found[:limit]

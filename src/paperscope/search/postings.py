@@ -3,7 +3,6 @@ that only new or changed papers are ever tokenised again."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Callable, Sequence
 
 import numpy as np
@@ -58,33 +57,9 @@ def unpack(blob: bytes) -> tuple[np.ndarray, np.ndarray]:
             np.frombuffer(blob, dtype=np.uint16, count=k, offset=4 * k))
 
 
-def stale_rowids(conn: sqlite3.Connection) -> list[int]:
-    """Papers without current postings (new, changed, or made by an older tokenizer)."""
-    return [r[0] for r in conn.execute(
-        "SELECT p.rowid FROM papers p LEFT JOIN paper_terms t ON t.paper_rowid = p.rowid "
-        "WHERE t.paper_rowid IS NULL OR t.tokenizer != ? ORDER BY p.rowid", (tokens.VERSION,))]
-
-
-def rows_for(conn: sqlite3.Connection, rowids: Sequence[int]) -> list[sqlite3.Row]:
-    """The indexed fields of the given papers, in rowid order."""
-    out: list[sqlite3.Row] = []
-    for i in range(0, len(rowids), 500):
-        part = list(rowids[i:i + 500])
-        marks = ",".join("?" for _ in part)
-        out += conn.execute(
-            "SELECT rowid AS rowid, title, label, abstract, authors, keywords FROM papers "
-            f"WHERE rowid IN ({marks}) ORDER BY rowid", part).fetchall()
-    return out
-
-
-def stale_rows(conn: sqlite3.Connection) -> list[sqlite3.Row]:
-    """The indexed fields of every paper without current postings (all in memory: for
-    read-only libraries, which cannot store them)."""
-    return rows_for(conn, stale_rowids(conn))
-
-
-def row_postings(row: sqlite3.Row, surface: dict[str, str] | None = None
+def row_postings(row: dict, surface: dict[str, str] | None = None
                  ) -> tuple[np.ndarray, dict[tuple[str, int], int]]:
+    """Postings of a paper given as the store's `index_fields` row."""
     return postings(paper_fields(row["title"], row["label"], row["abstract"], row["authors"],
                                  row["keywords"]), surface)
 
@@ -92,31 +67,22 @@ def row_postings(row: sqlite3.Row, surface: dict[str, str] | None = None
 def index_missing(store, progress: Callable[[str, int, int], None] | None = None) -> int:
     """Compute and store postings for papers that have none; one transaction per batch.
     Returns how many papers were indexed."""
-    stale = stale_rowids(store.conn)  # ids only: texts are read one batch at a time
+    stale = store.stale_posting_rowids(tokens.VERSION)  # ids only: texts are read per batch
     total = len(stale)
     if not total:
         return 0
-    vocab = dict(store.conn.execute("SELECT term, id FROM search_terms"))
+    vocab = store.term_vocabulary()
     for start in range(0, total, BATCH):
-        chunk = rows_for(store.conn, stale[start:start + BATCH])
+        chunk = store.index_fields(stale[start:start + BATCH])
         surface: dict[str, str] = {}
         made = [(r["rowid"], *row_postings(r, surface)) for r in chunk]
-        with store.transaction() as conn:
+        with store.transaction():
             new_terms = sorted({t for _, _, c in made for (t, _) in c if t not in vocab})
             if new_terms:
-                conn.executemany("INSERT OR IGNORE INTO search_terms(term) VALUES (?)",
-                                 [(t,) for t in new_terms])
-                for i in range(0, len(new_terms), 500):
-                    part = new_terms[i:i + 500]
-                    marks = ",".join("?" for _ in part)
-                    vocab.update(conn.execute(
-                        f"SELECT term, id FROM search_terms WHERE term IN ({marks})", part))
-            conn.executemany("INSERT OR REPLACE INTO search_words(word, term_id) VALUES (?, ?)",
-                             [(w, vocab[t]) for w, t in surface.items() if t in vocab])
-            conn.executemany(
-                "INSERT OR REPLACE INTO paper_terms(paper_rowid, tokenizer, lengths, postings) "
-                "VALUES (?, ?, ?, ?)",
-                [(rowid, tokens.VERSION, lengths.tobytes(), pack(c, vocab)) for rowid, lengths, c in made])
+                vocab.update(store.add_terms(new_terms))
+            store.save_postings(
+                [(rowid, tokens.VERSION, lengths.tobytes(), pack(c, vocab)) for rowid, lengths, c in made],
+                [(w, vocab[t]) for w, t in surface.items() if t in vocab])
         if progress:
             progress("index", min(start + BATCH, total), total)
     return total

@@ -17,10 +17,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..filters import YEAR_HELP, intersect, parse_years
+
 FILTER_KEYS = {"venue": "venue", "year": "year", "status": "status", "has": "has",
                "author": "author", "authors": "author", "by": "author"}
 MAX_QUERY = 2000  # characters; longer input is cut (a pasted abstract is fine)
-_YEAR = re.compile(r"^(?:(\d{4})(?:\s*(?:\.\.|-|–)\s*(\d{4}))?|(>=|<=|>|<)(\d{4}))$")
 _TOKEN = re.compile(r'(-?)([A-Za-z]+:)?("[^"]*"?|[^\s"]+)')
 
 
@@ -119,37 +120,9 @@ def _add_filter(q: Query, name: str, value: str) -> None:
     elif name == "year":
         years = parse_years(value)
         if years is None:
-            q.warnings.append(f"ignored year:{value} (use 2024, 2020..2024 or >=2020)")
+            q.warnings.append(f"ignored year:{value} ({YEAR_HELP})")
         else:
-            lo, hi = years
-            if q.years:  # several year filters: their intersection
-                lo, hi = max(lo, q.years[0]), min(hi, q.years[1])
-            q.years = (lo, hi)
-
-
-def parse_years(value: str) -> tuple[int, int] | None:
-    m = _YEAR.match(value.strip())
-    if not m:
-        return None
-    if m.group(1):
-        lo = int(m.group(1))
-        hi = int(m.group(2)) if m.group(2) else lo
-        return (min(lo, hi), max(lo, hi))
-    op, year = m.group(3), int(m.group(4))
-    return {">=": (year, 9999), ">": (year + 1, 9999), "<=": (0, year), "<": (0, year - 1)}[op]
-
-
-def add_scope(q: Query, venue: str | None, year: str | int | None) -> Query:
-    """Narrow a query to a venue and/or a year (range) given outside the query string, as the
-    CLI's --venue/--year and the API's parameters do. A year range intersects the query's."""
-    if venue:
-        q.venues.append(str(venue))
-    if year:
-        years = parse_years(str(year))
-        if years is None:
-            raise ValueError(f"bad year {year!r}: use 2024, 2020..2024 or >=2020")
-        q.years = years if q.years is None else (max(years[0], q.years[0]), min(years[1], q.years[1]))
-    return q
+            q.years = intersect(q.years, years)  # several year filters: their intersection
 
 
 def fts_phrase(text: str) -> str:

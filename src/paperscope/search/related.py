@@ -13,33 +13,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model import InputError, match_key
+from ..filters import Filter
+from ..model import InputError, RelatedHit, match_key
 from . import hybrid, semantic, vectors
-from .query import add_scope
 
 SEMANTIC_WEIGHT = 0.55  # middle of the 0.5-0.6 plateau on ICLR 2018
 POOL = 100  # candidates from each side (at least)
-MEAN_KEY = "search.embedding_mean"
 
 
-def lexical_cosines(lib, index, *, rowid: int | None = None, text: str | None = None) -> np.ndarray:
-    """Cosine of a paper's (by papers.rowid) or a text's term vector with every paper's
+def lexical_cosines(engine, *, rowid: int | None = None, text: str | None = None) -> np.ndarray:
+    """Cosine of a paper's (by row number) or a text's term vector with every paper's
     (dense, lexical-index position order)."""
-    tv = vectors.for_library(lib, index)
-    conn = lib.store.conn
-    tid, w = (vectors.paper_vector(conn, index, tv, rowid) if rowid is not None
-              else vectors.text_vector(conn, index, tv, text or ""))
+    tv = engine.term_vectors()
+    index = engine.lexical()
+    tid, w = (vectors.paper_vector(engine.store, index, tv, rowid) if rowid is not None
+              else vectors.text_vector(engine.store, index, tv, text or ""))
     return tv.cosines(tid, w)
-
-
-def embedding_mean(lib, vec) -> np.ndarray:
-    """Mean paper vector of the library (cached per loaded vector index)."""
-    cached = lib._cache.get(MEAN_KEY)
-    if cached is None or cached[0] is not vec:
-        mean = vec.matrix.mean(axis=0, dtype=np.float64).astype(np.float32) if vec.size else None
-        cached = (vec, mean)
-        lib._cache[MEAN_KEY] = cached
-    return cached[1]
 
 
 def centred_cosines(matrix: np.ndarray, qvec: np.ndarray, mean: np.ndarray | None) -> np.ndarray:
@@ -52,39 +41,41 @@ def centred_cosines(matrix: np.ndarray, qvec: np.ndarray, mean: np.ndarray | Non
     return (m @ q) / np.maximum(den, 1e-9)
 
 
-def related(lib, paper_id: str | None = None, text: str | None = None, limit: int = 10,
-            venue: str | None = None, year: int | str | None = None) -> list[dict]:
+def related(engine, paper_id: str | None = None, text: str | None = None, limit: int = 10,
+            scope: Filter = Filter()) -> list[RelatedHit]:
     """Papers closest to `paper_id` (never itself nor its duplicates) or to `text`."""
     with semantic.single_threaded_blas():
-        return _related(lib, paper_id, text, limit, venue, year)
+        return _related(engine, paper_id, text, limit, scope)
 
 
-def _related(lib, paper_id, text, limit, venue, year) -> list[dict]:
+def _related(engine, paper_id, text, limit, scope: Filter) -> list[RelatedHit]:
     if (paper_id is None) == (not text or not text.strip()):
         raise InputError("give a paper id or a text (not both)")
-    index = hybrid.lexical_index(lib)
-    vec = semantic.vector_index(lib)
+    index = engine.lexical()
+    vec = engine.vectors()
     exclude: set[int] = set()
     if paper_id is not None:
-        paper = lib.paper(paper_id)
-        if paper is None:
+        found = engine.store.papers_by_id([paper_id]).get(paper_id)
+        if found is None:
             raise InputError(f"no paper with id {paper_id!r} (see `paperscope list`)")
+        paper = found.to_dict()
         text = semantic.paper_text(paper.get("title"), paper.get("abstract"))
-        rowid = lib.store.conn.execute("SELECT rowid FROM papers WHERE id = ?", (paper_id,)).fetchone()[0]
+        rowid = engine.store.rowid_of(paper_id)
         exclude.add(int(rowid))
         own_keys = {match_key(paper.get("abstract"))} - {""}
         own_titles = {match_key(paper.get("title"))} - {""}
         row = vec.positions(np.array([rowid]))[0]
-        qvec = vec.matrix[row] if row >= 0 else semantic.embed_texts([text])[0]
+        qvec = vec.matrix[row] if row >= 0 else engine.embed([text])[0]
     else:
         own_keys, own_titles = {match_key(text)} - {""}, set()
-        qvec = semantic.embed_texts([text])[0] if vec.size else None
+        qvec = engine.embed([text])[0] if vec.size else None
     limit = max(0, min(int(limit), 1000))
-    allowed = _allowed(lib, index, venue, year)
-    if paper_id is not None:
-        lex = lexical_cosines(lib, index, rowid=int(rowid))
-    else:
-        lex = lexical_cosines(lib, index, text=text)
+    allowed = None
+    if not scope.empty:
+        allowed = np.zeros(index.size, dtype=bool)
+        pos = index.positions(engine.passing(scope))
+        allowed[pos[pos >= 0]] = True
+    lex = lexical_cosines(engine, rowid=int(rowid)) if paper_id is not None else lexical_cosines(engine, text=text)
     if allowed is not None:
         lex = np.where(allowed, lex, -np.inf)
     pool = max(POOL, 2 * limit + len(exclude) + 8)
@@ -93,37 +84,35 @@ def _related(lib, paper_id, text, limit, venue, year) -> list[dict]:
         vec_allowed = None
         if allowed is not None:
             vec_allowed = np.zeros(vec.size, dtype=bool)
-            rows = hybrid._vector_rows(lib, index, vec)
+            rows = engine.vector_rows()
             vec_allowed[rows[(rows >= 0) & allowed]] = True
         rows, _ = vec.top(qvec, pool, vec_allowed)
         pos = index.positions(vec.rowids[rows])
         cand.append(pos[pos >= 0])
     cand = np.unique(np.concatenate(cand))
     cand = cand[np.isfinite(lex[cand])]
-    cos, centred = _cosines(lib, vec, qvec, index.rowids[cand])
+    cos, centred = _cosines(engine, vec, qvec, index.rowids[cand])
     scores = SEMANTIC_WEIGHT * np.nan_to_num(centred, nan=0.0) + (1.0 - SEMANTIC_WEIGHT) * lex[cand]
     order = np.lexsort((cand, -scores))
-    out: list[dict] = []
+    out: list[RelatedHit] = []
     step = limit + len(exclude) + 4
     for at in range(0, len(order), step):
         chunk = order[at:at + step]
-        by_rowid = hybrid._papers_by_rowid(lib, [int(index.rowids[cand[i]]) for i in chunk])
+        by_rowid = engine.papers_at([int(index.rowids[cand[i]]) for i in chunk])
         for i in chunk:
             rid = int(index.rowids[cand[i]])
             paper = by_rowid.get(rid)
             if paper is None or rid in exclude or _same_paper(paper, own_keys, own_titles):
                 continue
-            paper["rank"] = len(out) + 1
-            paper["score"] = round(float(scores[i]), 6)  # from "semantic" and "lexical"
-            paper["similarity"] = {"cosine": _rounded(cos[i]), "semantic": _rounded(centred[i]),
-                                   "lexical": round(float(lex[cand[i]]), 6)}
-            out.append(paper)
+            out.append(RelatedHit(paper, round(float(scores[i]), 6), len(out) + 1,
+                                  why={"cosine": _rounded(cos[i]), "semantic": _rounded(centred[i]),
+                                       "lexical": round(float(lex[cand[i]]), 6)}))
             if len(out) >= limit:
                 return out
     return out
 
 
-def _cosines(lib, vec, qvec, rowids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _cosines(engine, vec, qvec, rowids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(plain, centred) embedding cosines of the papers with these rowids (NaN: no vector)."""
     plain = np.full(len(rowids), np.nan)
     centred = np.full(len(rowids), np.nan)
@@ -133,7 +122,7 @@ def _cosines(lib, vec, qvec, rowids: np.ndarray) -> tuple[np.ndarray, np.ndarray
     ok = rows >= 0
     matrix = vec.matrix[rows[ok]]
     plain[ok] = matrix @ qvec
-    centred[ok] = centred_cosines(matrix, qvec, embedding_mean(lib, vec))
+    centred[ok] = centred_cosines(matrix, qvec, engine.embedding_mean())
     return plain, centred
 
 
@@ -145,13 +134,3 @@ def _same_paper(paper: dict, own_keys: set[str], own_titles: set[str]) -> bool:
     if own_keys and match_key(paper.get("abstract")) in own_keys:
         return True
     return bool(own_titles) and match_key(paper.get("title")) in own_titles
-
-
-def _allowed(lib, index, venue, year) -> np.ndarray | None:
-    if not venue and not year:
-        return None
-    from . import filters
-    from .query import Query
-
-    q = add_scope(Query(raw=""), venue, year)
-    return filters.allowed_mask(lib, index, q)

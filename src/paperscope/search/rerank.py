@@ -73,14 +73,7 @@ def bigram_share(qterms: list[str], text: str) -> float:
     return len(pairs & set(zip(doc, doc[1:]))) / len(pairs)
 
 
-def _texts(lib, rowids: list[int]) -> dict[int, str]:
-    marks = ",".join("?" for _ in rowids)
-    rows = lib.store.conn.execute(
-        f"SELECT rowid, title, abstract FROM papers WHERE rowid IN ({marks})", rowids)
-    return {r[0]: f"{r[1] or ''}\n{r[2] or ''}" for r in rows}
-
-
-def apply(lib, index, q, cand: np.ndarray, fused: np.ndarray, cosine: np.ndarray,
+def apply(store, index, q, cand: np.ndarray, fused: np.ndarray, cosine: np.ndarray,
           term_ids: dict[str, int]) -> tuple[np.ndarray, Features]:
     """Final scores of the candidates (positions in the lexical index) and the features."""
     qterms = query_terms(q)
@@ -91,7 +84,7 @@ def apply(lib, index, q, cand: np.ndarray, fused: np.ndarray, cosine: np.ndarray
     bigrams = np.full(len(cand), np.nan)
     if len(cand) and len(qterms) > 1:
         top = np.lexsort((cand, -scores))[:DEPTH]
-        texts = _texts(lib, [int(index.rowids[cand[i]]) for i in top])
+        texts = {r: f"{t}\n{a}" for r, (t, a) in store.texts_of_rowids([int(index.rowids[cand[i]]) for i in top]).items()}
         for i in top:
             bigrams[i] = bigram_share(qterms, texts.get(int(index.rowids[cand[i]]), ""))
         scores[top] += W_BIGRAMS * bigrams[top]

@@ -3,20 +3,18 @@
 scoring over it (`VectorIndex`)."""
 from __future__ import annotations
 
-import sqlite3
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator
 
 import numpy as np
 
 from . import snapshots
-from .embedder import DIM, MODEL_ID, get_embedder
+from .embedder import DIM, MODEL_ID
 
 CHUNK = 256  # texts per transaction
-CACHE_KEY = "search.vectors"
 COARSE_MIN = 60_000  # from this many papers, a PCA-reduced first pass (see VectorIndex)
 COARSE_DIMS = 96
 
@@ -65,27 +63,16 @@ def paper_text(title: str | None, abstract: str | None) -> str:
     return title or abstract
 
 
-def embed_texts(texts: Sequence[str]) -> np.ndarray:
-    """Vectors (float32, L2-normalised, (n, 384)) for arbitrary texts: queries, drafts."""
-    return get_embedder().embed(list(texts))
-
-
-def embed_missing(lib, progress: Callable[[str, int, int], None] | None = None) -> int:
+def embed_missing(store, embedder, progress: Callable[[str, int, int], None] | None = None) -> int:
     """Embed every paper text that has no vector for the current model. Texts are sorted by
     length and embedded in small batches; every `CHUNK` texts are stored in one transaction,
     so an interrupted run keeps what it finished. Returns how many texts were embedded."""
-    conn = lib.store.conn
-    rows = conn.execute(
-        "SELECT p.text_hash, p.title, p.abstract FROM papers p "
-        "LEFT JOIN embeddings e ON e.model = ? AND e.text_hash = p.text_hash "
-        "WHERE e.text_hash IS NULL GROUP BY p.text_hash ORDER BY MIN(p.rowid)", (MODEL_ID,)).fetchall()
+    rows = store.texts_to_embed(MODEL_ID)
     total = len(rows)
     if not total:
-        save_vector_snapshot(lib.store)  # papers may have come or gone with known texts
-        lib.invalidate()
+        save_vector_snapshot(store)  # papers may have come or gone with known texts
         return 0
-    embedder = get_embedder()
-    texts = [paper_text(r["title"], r["abstract"]) for r in rows]
+    texts = [paper_text(title, abstract) for _, title, abstract in rows]
     lengths = embedder.token_counts(texts)
     order = sorted(range(total), key=lambda i: lengths[i])
     done = 0
@@ -94,15 +81,12 @@ def embed_missing(lib, progress: Callable[[str, int, int], None] | None = None) 
     for start in range(0, total, CHUNK):
         chunk = order[start:start + CHUNK]
         vecs = embedder.embed([texts[i] for i in chunk])
-        with lib.store.transaction() as c:
-            c.executemany(
-                "INSERT OR REPLACE INTO embeddings(model, text_hash, dim, vector) VALUES (?, ?, ?, ?)",
-                [(MODEL_ID, rows[i]["text_hash"], DIM, v.astype("<f2").tobytes()) for i, v in zip(chunk, vecs)])
+        with store.transaction():
+            store.save_embeddings(MODEL_ID, DIM, [(rows[i][0], v.astype("<f2").tobytes()) for i, v in zip(chunk, vecs)])
         done += len(chunk)
         if progress:
             progress("embed", done, total)
-    save_vector_snapshot(lib.store)
-    lib.invalidate()
+    save_vector_snapshot(store)
     return total
 
 
@@ -196,20 +180,18 @@ def _index_from(ids: list[str], rowids: np.ndarray, matrix16: np.ndarray) -> Vec
     return VectorIndex(ids, rowids, matrix)
 
 
-def _load_rows(conn) -> VectorIndex:
-    rows = conn.execute(
-        "SELECT p.rowid, p.id, e.vector FROM papers p JOIN embeddings e "
-        "ON e.model = ? AND e.text_hash = p.text_hash ORDER BY p.rowid", (MODEL_ID,)).fetchall()
+def _load_rows(store) -> VectorIndex:
+    rows = store.embedding_rows(MODEL_ID)
     if not rows:
         return VectorIndex([], np.zeros(0, np.int64), np.zeros((0, DIM), np.float32))
     return _index_from([r[1] for r in rows], np.fromiter((r[0] for r in rows), np.int64, len(rows)),
                        np.frombuffer(b"".join(r[2] for r in rows), dtype="<f2"))
 
 
-def _snapshot_generation(conn) -> int | None:
+def _snapshot_generation(store) -> int | None:
     """The vector-set generation when the saved snapshot matches it, else None."""
-    gen = snapshots.generation(conn, "vectors_generation")
-    meta = snapshots.meta(conn, VECTORS) if gen is not None else None
+    gen = store.generation("vectors_generation")
+    meta = store.snapshot_meta(VECTORS) if gen is not None else None
     if meta and meta.get("generation") == gen and meta.get("model") == MODEL_ID and meta.get("dtype") == "<f4":
         return gen
     return None
@@ -217,43 +199,26 @@ def _snapshot_generation(conn) -> int | None:
 
 def save_vector_snapshot(store, index: VectorIndex | None = None) -> None:
     """Save the vector set as one contiguous snapshot (after embedding)."""
-    gen = snapshots.generation(store.conn, "vectors_generation")
-    if gen is None or _snapshot_generation(store.conn) == gen:
+    gen = store.generation("vectors_generation")
+    if gen is None or store.readonly or _snapshot_generation(store) == gen:
         return
-    index = index or _load_rows(store.conn)
-    snapshots.save(store, VECTORS, gen, {"model": MODEL_ID, "size": index.size, "dtype": "<f4"}, {
+    index = index or _load_rows(store)
+    store.save_snapshot(VECTORS, gen, {"model": MODEL_ID, "size": index.size, "dtype": "<f4"}, {
         "rowids": index.rowids, "matrix": index.matrix.astype("<f4"),
         "ids": np.frombuffer("\n".join(index.ids).encode("utf-8"), dtype=np.uint8)})
 
 
-def load_vectors(conn) -> VectorIndex:
-    """The library's vectors: the snapshot when current, else joined row by row."""
-    gen = _snapshot_generation(conn)
+def load_vectors(store) -> VectorIndex:
+    """The library's vectors: the snapshot when current (saving one when it is stale and the
+    library writable), else joined row by row."""
+    gen = _snapshot_generation(store)
     if gen is not None:
-        arrays = snapshots.load(conn, VECTORS, gen, _VECTOR_ARRAYS)
+        arrays = store.load_snapshot(VECTORS, gen, _VECTOR_ARRAYS)
         raw = arrays["ids"].tobytes().decode("utf-8")
         ids = raw.split("\n") if raw else []
         if len(ids) == len(arrays["rowids"]) and len(arrays["matrix"]) == len(ids) * DIM:
             return VectorIndex(ids, arrays["rowids"], arrays["matrix"].reshape(len(ids), DIM))
-    return _load_rows(conn)
-
-
-def vector_index(lib) -> VectorIndex:
-    """The library's vectors, loaded once per process (lib.invalidate() forgets them)."""
-    index = lib._cache.get(CACHE_KEY)
-    if index is None:
-        index = load_vectors(lib.store.conn)
-        if _snapshot_generation(lib.store.conn) is None and index.size:
-            try:  # stale snapshot in a writable library: save it for the next process
-                save_vector_snapshot(lib.store, index)
-            except sqlite3.OperationalError:
-                pass
-        lib._cache[CACHE_KEY] = index
+    index = _load_rows(store)
+    if index.size:
+        save_vector_snapshot(store, index)  # for the next process
     return index
-
-
-def vectors(lib) -> tuple[list[str], np.ndarray]:
-    """(paper ids, float32 L2-normalised matrix of shape (n, 384)), rows aligned with ids.
-    Papers without a vector yet (ingested with embed=False) are absent."""
-    index = vector_index(lib)
-    return index.ids, index.matrix

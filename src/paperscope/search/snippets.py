@@ -92,16 +92,3 @@ def _cut(text: str, start: int, width: int) -> tuple[str, int]:
     prefix = "…" if start > 0 else ""
     suffix = "…" if end < len(text) else ""
     return prefix + text[start:end].rstrip() + suffix, len(prefix)
-
-
-def rich_markup(snip: dict, style: str = "bold yellow") -> str:
-    """The snippet as Rich markup, highlights styled, everything else escaped."""
-    from rich.markup import escape
-
-    text, out, at = snip["text"], [], 0
-    for a, b in snip["highlights"]:
-        out.append(escape(text[at:a]))
-        out.append(f"[{style}]{escape(text[a:b])}[/]")
-        at = b
-    out.append(escape(text[at:]))
-    return "".join(out)

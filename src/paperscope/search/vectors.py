@@ -12,7 +12,7 @@ binary and BM25-saturated tf and the plain / BM25 idf; title x2 was level with x
 """
 from __future__ import annotations
 
-import sqlite3
+import itertools
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -24,7 +24,6 @@ from .lexical import LexicalIndex, term_ids
 # title, label, abstract, authors, keywords (postings.FIELDS order)
 FIELD_WEIGHTS = (2.0, 1.0, 1.0, 1.0, 1.0)
 DRAFT_FIELD = 2  # a user's text counts as an abstract
-CACHE_KEY = "search.term_vectors"
 CHUNK = 20_000  # papers per read
 
 
@@ -77,23 +76,22 @@ def fold(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return uniq, np.bincount(inverse, weights=tf, minlength=len(uniq)).astype(np.float32)
 
 
-def build(conn: sqlite3.Connection, index: LexicalIndex, chunk: int = CHUNK) -> TermVectors:
+def build(store, index: LexicalIndex, chunk: int = CHUNK) -> TermVectors:
     """Vectors for the papers of `index` (same positions). Postings are read `chunk` papers
     at a time and folded to (position, term, tf) triples; a second pass weights them and
     places them term-major, so the transient memory stays near the size of the result."""
     n = index.size
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     covered = np.zeros(n, dtype=bool)
-    cursor = conn.execute("SELECT paper_rowid, postings FROM paper_terms WHERE tokenizer = ? "
-                          "ORDER BY paper_rowid", (tokens.VERSION,))
-    while rows := cursor.fetchmany(chunk):
+    stored = store.postings_rows(tokens.VERSION, chunk)
+    while rows := list(itertools.islice(stored, chunk)):
         pos = index.positions(np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)))
         ok = pos >= 0
         covered[pos[ok]] = True
-        parts.append(_stored_tf(pos[ok], [r[1] for r, keep in zip(rows, ok.tolist()) if keep]))
+        parts.append(_stored_tf(pos[ok], [r[2] for r, keep in zip(rows, ok.tolist()) if keep]))
     missing = np.flatnonzero(~covered)
     if len(missing):  # papers without current postings: tokenised here, not stored
-        fresh = _tokenise(conn, index, [int(index.rowids[p]) for p in missing])
+        fresh = _tokenise(store, index, [int(index.rowids[p]) for p in missing])
         extra = [(int(p), *fresh.get(int(index.rowids[p]), _EMPTY)) for p in missing]
         parts.append((np.concatenate([np.full(len(t), p, np.int32) for p, t, _ in extra]),
                       np.concatenate([t for _, t, _ in extra]).astype(np.int32),
@@ -154,32 +152,18 @@ def _stored_tf(pos: np.ndarray, blobs: list[bytes]) -> tuple[np.ndarray, np.ndar
     return doc[starts], term[starts], np.add.reduceat(tf, starts)
 
 
-def _tokenise(conn: sqlite3.Connection, index: LexicalIndex, rowids: list[int]) -> dict:
+def _tokenise(store, index: LexicalIndex, rowids: list[int]) -> dict:
     """(term ids, tf) of papers that have no current postings (read-only or mid-ingest)."""
     out = {}
-    for i in range(0, len(rowids), 500):
-        part = rowids[i:i + 500]
-        marks = ",".join("?" for _ in part)
-        found = _rows(conn, "SELECT rowid, title, label, abstract, authors, keywords FROM papers "
-                            f"WHERE rowid IN ({marks})", part)
-        for r in found:
-            _, counts = postings.row_postings(r)
-            out[int(r["rowid"])] = _counts_to_tf(conn, index, counts.items())
+    for r in store.index_fields(rowids):
+        _, counts = postings.row_postings(r)
+        out[int(r["rowid"])] = _counts_to_tf(store, index, counts.items())
     return out
 
 
-def _rows(conn: sqlite3.Connection, sql: str, args: list) -> list[sqlite3.Row]:
-    old = conn.row_factory
-    conn.row_factory = sqlite3.Row
-    try:
-        return conn.execute(sql, args).fetchall()
-    finally:
-        conn.row_factory = old
-
-
-def _counts_to_tf(conn, index: LexicalIndex, counts: Iterable[tuple[tuple[str, int], int]]) -> tuple[np.ndarray, np.ndarray]:
+def _counts_to_tf(store, index: LexicalIndex, counts: Iterable[tuple[tuple[str, int], int]]) -> tuple[np.ndarray, np.ndarray]:
     counts = list(counts)
-    ids = term_ids(conn, index, (t for (t, _), _ in counts))
+    ids = term_ids(store, index, (t for (t, _), _ in counts))
     tf: dict[int, float] = {}
     for (t, f), c in counts:
         if t in ids:
@@ -188,32 +172,20 @@ def _counts_to_tf(conn, index: LexicalIndex, counts: Iterable[tuple[tuple[str, i
     return keys, np.array([tf[k] for k in keys.tolist()], dtype=np.float32)
 
 
-def for_library(lib, index: LexicalIndex) -> TermVectors:
-    """The library's vectors, built once per process and per loaded lexical index."""
-    cached = lib._cache.get(CACHE_KEY)
-    if cached is None or cached[0] is not index:
-        cached = (index, build(lib.store.conn, index))
-        lib._cache[CACHE_KEY] = cached
-    return cached[1]
-
-
-def paper_vector(conn: sqlite3.Connection, index: LexicalIndex, tv: TermVectors,
-                 rowid: int) -> tuple[np.ndarray, np.ndarray]:
+def paper_vector(store, index: LexicalIndex, tv: TermVectors, rowid: int) -> tuple[np.ndarray, np.ndarray]:
     """A paper's own stored vector (what every other paper is compared with)."""
-    row = conn.execute("SELECT postings FROM paper_terms WHERE paper_rowid = ? AND tokenizer = ?",
-                       (rowid, tokens.VERSION)).fetchone()
-    if row is not None:
-        return tv.vector(*fold(*postings.unpack(row[0])))
-    return tv.vector(*_tokenise(conn, index, [rowid]).get(rowid, _EMPTY))
+    blob = store.paper_postings(rowid, tokens.VERSION)
+    if blob is not None:
+        return tv.vector(*fold(*postings.unpack(blob)))
+    return tv.vector(*_tokenise(store, index, [rowid]).get(rowid, _EMPTY))
 
 
-def text_vector(conn: sqlite3.Connection, index: LexicalIndex, tv: TermVectors,
-                text: str) -> tuple[np.ndarray, np.ndarray]:
+def text_vector(store, index: LexicalIndex, tv: TermVectors, text: str) -> tuple[np.ndarray, np.ndarray]:
     """A user's text as the same kind of vector (counted as an abstract)."""
     counts: dict[str, int] = {}
     for t in tokens.terms(text):
         counts[t] = counts.get(t, 0) + 1
-    ids = term_ids(conn, index, counts)
+    ids = term_ids(store, index, counts)
     known = sorted(ids, key=ids.get)
     tid = np.array([ids[t] for t in known], dtype=np.int64)
     tf = np.array([FIELD_WEIGHTS[DRAFT_FIELD] * counts[t] for t in known], dtype=np.float32)

@@ -1,5 +1,7 @@
 """The embedded library file: SQLite in WAL mode, migrations from `migrations/*.sql`, and the
-paper/collection/membership queries the facade needs. Every statement is parameterised."""
+paper/collection/membership queries; the other areas' queries come from the mixins
+(`sqlite_browse`, `sqlite_index`, `sqlite_user`, `sqlite_analysis`). Every statement is
+parameterised; this package is the only place in paperscope that speaks SQL."""
 from __future__ import annotations
 
 import json
@@ -9,7 +11,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from ..filters import Filter
 from ..model import Paper
+from .sqlite_analysis import AnalysisData
+from .sqlite_browse import BrowseQueries
+from .sqlite_index import IndexData
+from .sqlite_user import UserData
 
 PAPER_COLUMNS = (
     "rowid, id, title, title_source, abstract, abstract_source, authors, keywords, status, urls, "
@@ -23,11 +30,13 @@ def _migrations() -> list[tuple[str, str]]:
     return files
 
 
-class Store:
-    """One SQLite library file. Writes go through `transaction()`; reads may run anywhere."""
+class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData):
+    """One SQLite library file. Writes go through `transaction()`; reads may run anywhere.
+    The queries are grouped by area in the mixins (browse, index, user, analysis)."""
 
     def __init__(self, path: str | Path, *, readonly: bool = False):
         self.path = Path(path)
+        self.readonly = readonly
         if not readonly:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         uri = f"file:{self.path}?mode=ro" if readonly else f"file:{self.path}"
@@ -150,29 +159,20 @@ class Store:
                                   "position": r[5], "status": r[6]})
         return out
 
-    def papers(self, *, venue: str | None = None, year: int | None = None,
-               collection: str | None = None, ids: list[str] | None = None,
-               limit: int | None = None, offset: int = 0) -> list[Paper]:
-        where, args = [], []
-        if venue or year or collection:
-            sub, sub_args = collection_filter(collection=collection, venue=venue, year=year)
-            where.append("p.id IN (SELECT m.paper_id FROM memberships m JOIN collections c "
-                         f"ON c.id = m.collection_id WHERE {' AND '.join(sub)})")
-            args += sub_args
-        if ids is not None:
-            if not ids:
-                return []
-            where.append(f"p.id IN ({','.join('?' for _ in ids)})")
-            args += ids
-        sql = (f"SELECT {', '.join('p.' + c.strip() for c in PAPER_COLUMNS.split(','))} FROM papers p "
-               f"{'WHERE ' + ' AND '.join(where) if where else ''} "
-               "ORDER BY (SELECT MIN(m.collection_id * 1000000 + m.position) FROM memberships m "
-               "WHERE m.paper_id = p.id), p.rowid")
-        if limit is not None:
-            sql += " LIMIT ? OFFSET ?"
-            args += [int(limit), int(offset)]
-        rows = self.conn.execute(sql, args).fetchall()
-        return self._to_papers(rows)
+    def papers(self, f: Filter | None = None, *, limit: int | None = None, offset: int = 0) -> list[Paper]:
+        """Papers passing `f`, in list order (`limit`/`offset` page through them)."""
+        ids = self.ordered_ids(f or Filter())
+        page = ids[offset:offset + limit] if limit is not None else ids[offset:]
+        found = self.papers_by_id(page)
+        return [found[i] for i in page if i in found]
+
+    def papers_by_id(self, ids: list[str]) -> dict[str, Paper]:
+        """{id: Paper} for the given ids (unknown ids are absent)."""
+        rows: list[sqlite3.Row] = []
+        for chunk in _chunks(list(dict.fromkeys(ids)), 500):
+            marks = ",".join("?" for _ in chunk)
+            rows += self.conn.execute(f"SELECT {PAPER_COLUMNS} FROM papers WHERE id IN ({marks})", chunk).fetchall()
+        return {p.id: p for p in self._to_papers(rows)}
 
     def _to_papers(self, rows: list[sqlite3.Row]) -> list[Paper]:
         members = self.memberships([r["id"] for r in rows])
@@ -217,22 +217,6 @@ class Store:
         return n_members, cur.rowcount
 
 
-def collection_filter(*, collection: str | None = None, venue: str | None = None,
-                      year: int | None = None) -> tuple[list[str], list]:
-    """WHERE clauses (over collections `c`) and their arguments for a collection/venue/year."""
-    clauses, args = ["1=1"], []
-    if collection:
-        clauses.append("c.name = ? COLLATE NOCASE")
-        args.append(collection)
-    if venue:
-        clauses.append("c.venue = ? COLLATE NOCASE")
-        args.append(venue)
-    if year:
-        clauses.append("c.year = ?")
-        args.append(int(year))
-    return clauses, args
-
-
 def _chunks(items: list, n: int) -> Iterator[list]:
     for i in range(0, len(items), n):
         yield items[i:i + n]
@@ -253,3 +237,6 @@ def _split_sql(script: str) -> list[str]:
     if buf.strip():
         statements.append(buf.strip())
     return statements
+
+
+Store = SQLiteStore  # the default backend

@@ -9,21 +9,12 @@ from typing import Annotated, Any, Literal, Optional
 from fastapi import APIRouter, Body, Depends, HTTPException, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 
-from .app import check_write
+from .deps import ID_PATTERN, Collection, Flag, Mode, Venue, Year, check_write, hits_json, pool
 
 router = APIRouter(prefix="/api", tags=["api"])
 
-ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,80}$"
 PaperId = Annotated[str, Path(pattern=ID_PATTERN, description="paper id (as in `paperscope list --json`)")]
-Collection = Annotated[Optional[str], Query(max_length=200, description='collection name, e.g. "ICML 2024"')]
-Venue = Annotated[Optional[str], Query(max_length=200, description='venue, e.g. "ICML"')]
-Year = Annotated[Optional[int], Query(ge=1900, le=2100)]
-Mode = Literal["hybrid", "lexical", "semantic"]
 Sort = Literal["list", "topic", "type", "title", "recent"]
-
-
-def pool(request: Request):
-    return request.app.state.pool.use()
 
 
 def json(data: Any, **headers: str) -> JSONResponse:
@@ -50,13 +41,13 @@ def papers(request: Request, collection: Collection = None, venue: Venue = None,
            paper_type: Annotated[Optional[str], Query(alias="type", max_length=60)] = None,
            exclude_type: Annotated[Optional[str], Query(max_length=60)] = None,
            has_code: Optional[bool] = None,
-           status: Annotated[Optional[str], Query(max_length=60)] = None,
+           status: Flag = None, topic: Annotated[Optional[int], Query(ge=0, le=10_000)] = None,
            limit: Annotated[int, Query(ge=1, le=500)] = 50,
            offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0) -> JSONResponse:
     with pool(request) as lib:
         page = lib.browse(collection=collection, venue=venue, year=year, sort=sort,
                           paper_type=paper_type, exclude_type=exclude_type, has_code=has_code,
-                          status=status, limit=limit, offset=offset)
+                          status=status, topic=topic, limit=limit, offset=offset)
     return json(page["papers"], **{"X-Total-Count": str(page["total"])})
 
 
@@ -75,16 +66,22 @@ def related_to_paper(request: Request, paper_id: PaperId, venue: Venue = None, y
     with pool(request) as lib:
         if lib.paper(paper_id) is None:
             raise HTTPException(404, f"no paper with id {paper_id!r}")
-        return json(lib.related(paper_id, limit=limit, venue=venue, year=year))
+        return json(hits_json(lib.related(paper_id, limit=limit, venue=venue, year=year)))
 
 
 # ---------------------------------------------------------------------- search
-@router.get("/search", summary="Hybrid search (= `paperscope search Q --json`)")
+@router.get("/search", summary="Hybrid search (= `paperscope search Q --json`)",
+            description="Structured filters (`collection`, `venue`, `year`, `status`, `type`, `has_code`, "
+                        "`topic` = a coarse topic id of `collection`) narrow the query's own filters.")
 def search(request: Request, q: Annotated[str, Query(min_length=1, max_length=1000)],
-           mode: Mode = "hybrid", venue: Venue = None, year: Year = None,
+           mode: Mode = "hybrid", collection: Collection = None, venue: Venue = None, year: Year = None,
+           status: Flag = None, paper_type: Annotated[Optional[str], Query(alias="type", max_length=60)] = None,
+           has_code: Optional[bool] = None, topic: Annotated[Optional[int], Query(ge=0, le=10_000)] = None,
            limit: Annotated[int, Query(ge=1, le=500)] = 20, explain: bool = False) -> JSONResponse:
     with pool(request) as lib:
-        return json(lib.search(q, limit=limit, mode=mode, venue=venue, year=year, explain=explain))
+        return json(hits_json(lib.search(q, limit=limit, mode=mode, explain=explain, collection=collection,
+                                         venue=venue, year=year, status=status, paper_type=paper_type,
+                                         has_code=has_code, topic=topic)))
 
 
 @router.get("/related", summary="Related papers by paper id or by text (= `paperscope related --json`)")
@@ -100,19 +97,19 @@ def related(request: Request,
 def related_post(request: Request,
                  text: Annotated[str, Body(min_length=1, max_length=50_000)],
                  venue: Annotated[Optional[str], Body(max_length=200)] = None,
-                 year: Annotated[Optional[int], Body(ge=1900, le=2100)] = None,
+                 year: Annotated[Optional[str], Body(max_length=20)] = None,
                  limit: Annotated[int, Body(ge=1, le=100)] = 10) -> JSONResponse:
     return _related(request, None, text, venue, year, limit)
 
 
 def _related(request: Request, paper_id: str | None, text: str | None, venue: str | None,
-             year: int | None, limit: int) -> JSONResponse:
+             year: str | None, limit: int) -> JSONResponse:
     if bool(paper_id) == bool(text and text.strip()):
         raise HTTPException(400, "give exactly one of `id` or `text`")
     with pool(request) as lib:
         if paper_id and lib.paper(paper_id) is None:
             raise HTTPException(404, f"no paper with id {paper_id!r}")
-        return json(lib.related(paper_id, text=text, limit=limit, venue=venue, year=year))
+        return json(hits_json(lib.related(paper_id, text=text, limit=limit, venue=venue, year=year)))
 
 
 # ---------------------------------------------------------------------- analysis
@@ -210,7 +207,7 @@ def recommend(request: Request, tag: Annotated[str, Query(min_length=1, max_leng
               venue: Venue = None, year: Year = None, limit: Annotated[int, Query(ge=1, le=200)] = 20,
               explain: bool = True) -> JSONResponse:
     with pool(request) as lib:
-        return json(lib.recommend(tag=tag, venue=venue, year=year, limit=limit, explain=explain))
+        return json(hits_json(lib.recommend(tag=tag, venue=venue, year=year, limit=limit, explain=explain)))
 
 
 EXPORT_TYPES = {"bibtex": ("application/x-bibtex", "bib"), "ris": ("application/x-research-info-systems", "ris"),

@@ -10,7 +10,6 @@ from __future__ import annotations
 import ipaddress
 import logging
 import queue
-import secrets
 import threading
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -73,7 +72,7 @@ class LibraryPool:
 
     @staticmethod
     def _data_version(lib: Library) -> int:
-        return lib.store.conn.execute("PRAGMA data_version").fetchone()[0]
+        return lib.store.data_version()
 
     def _acquire(self) -> Library:
         try:
@@ -205,28 +204,6 @@ def app_from_env() -> FastAPI:
                       token=os.environ.get("PAPERSCOPE_TOKEN") or None,
                       pool_size=int(os.environ.get("PAPERSCOPE_SERVE_POOL", "4")),
                       cache=os.environ.get("PAPERSCOPE_SERVE_CACHE", "1") == "1")
-
-
-# ---------------------------------------------------------------------- write guard
-def check_write(request: Request) -> None:
-    """Refuse a write unless the server allows writes and the caller proves it is the user:
-    the token when one is set; same origin; a JSON body (a cross-site form cannot send one,
-    and a cross-site script cannot without a CORS preflight that this server never grants)."""
-    state = request.app.state
-    if not state.writes_allowed:
-        raise HTTPException(403, "write endpoints are disabled: the server is bound to a non-loopback "
-                                 "address without --token / $PAPERSCOPE_TOKEN")
-    if state.token:
-        auth = request.headers.get("authorization", "")
-        given = auth[7:] if auth.lower().startswith("bearer ") else request.cookies.get("paperscope_token", "")
-        if not given or not secrets.compare_digest(given, state.token):
-            raise HTTPException(401, "this server needs its token for writes (Authorization: Bearer TOKEN)")
-    origin = request.headers.get("origin")
-    if origin and origin.split("://", 1)[-1] != request.headers.get("host", ""):
-        raise HTTPException(403, "cross-origin write refused")
-    if request.method in ("POST", "PUT", "PATCH") and \
-            not request.headers.get("content-type", "").startswith("application/json"):
-        raise HTTPException(415, "write requests must send JSON (Content-Type: application/json)")
 
 
 # ---------------------------------------------------------------------- errors

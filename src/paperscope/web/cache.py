@@ -1,17 +1,18 @@
 """A response cache for a shared server: GET pages and API answers are kept (LRU) by URL and
 interface language, and all dropped the moment the library file changes.
 
-Change detection uses SQLite's `PRAGMA data_version` on a connection of its own: its value
-moves whenever any other connection (a request that tagged a paper, a CLI ingest in another
-process) commits. Everything a response shows comes from the library file, the URL and the
+Change detection asks a store handle of its own for the library's data version: it moves
+whenever any other connection (a request that tagged a paper, a CLI ingest in another process)
+commits. Everything a response shows comes from the library file, the URL and the
 language cookie, so a cached answer is exactly what a fresh render would produce.
 """
 from __future__ import annotations
 
-import sqlite3
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
+
+from ..store import open_store
 
 SKIP_PREFIXES = ("/static/", "/lang/")
 
@@ -24,12 +25,12 @@ class ResponseCache:
         self.size = size
         self.max_body = max_body
         self.entries: OrderedDict[tuple, tuple[list, bytes]] = OrderedDict()
-        self.watch = sqlite3.connect(f"file:{Path(db_path)}?mode=ro", uri=True, check_same_thread=False)
+        self.watch = open_store(db_path, readonly=True)
         self.version = self._version()
         self.hits = self.misses = 0
 
     def _version(self) -> int:
-        return self.watch.execute("PRAGMA data_version").fetchone()[0]
+        return self.watch.data_version()
 
     def close(self) -> None:
         self.watch.close()

@@ -8,18 +8,14 @@ from typing import Annotated, Any, Literal, Optional
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse
 
-from .api import ID_PATTERN
-from .render import Paging, page, paper_type, segments
+from ..filters import MODES
+from .deps import ID_PATTERN, Flag, Mode, pool
+from .render import Paging, page, present_hit
 
 router = APIRouter(include_in_schema=False)
 
 Name = Annotated[Optional[str], Query(max_length=200)]
-Flag = Annotated[Optional[str], Query(max_length=60)]
 PER_PAGE = 50
-
-
-def pool(request: Request):
-    return request.app.state.pool.use()
 
 
 def _find_collection(collections: list[dict[str, Any]], name: str | None) -> dict[str, Any] | None:
@@ -81,9 +77,10 @@ SEARCH_LIMIT = 50
 def _search_context(request: Request, q: str, mode: str, collection: str | None, type: str | None,
                     status: str | None, has_code: str | None, topic: str | None,
                     topic_menu: bool = True) -> dict[str, Any]:
-    """Search with the page's filters: venue/year/status/has-code go to the query language;
-    paper type and topic (facts the results carry) filter a larger result pool."""
+    """Search with the page's filters, all passed to the library as one structured filter."""
     q = q.strip()
+    if mode not in MODES:
+        raise HTTPException(422, f"unknown mode {mode!r}")
     with pool(request) as lib:
         collections = lib.collections()
         hits: list[dict[str, Any]] = []
@@ -91,38 +88,24 @@ def _search_context(request: Request, q: str, mode: str, collection: str | None,
         if collection and scope is None:
             raise HTTPException(404, f"no collection named {collection!r}")
         topics = lib.topics(venue=scope["venue"], year=scope["year"]) if scope and (topic_menu or topic) else []
-        members = next((set(tp["papers"]) for tp in topics if str(tp["id"]) == topic), None)
+        topic_id = int(topic) if topic and topic.isdigit() and scope else None
+        if topic_id is not None and topic_menu and not any(tp["id"] == topic_id for tp in topics):
+            topic_id = None
         if q:
-            query = q + (f' status:"{status.replace(chr(34), "")}"' if status else "") + (" has:code" if _flag(has_code) else "")
-            narrowed = bool(type or members is not None)
-            results = lib.search(query, limit=4 * SEARCH_LIMIT if narrowed else SEARCH_LIMIT, mode=mode,
-                                 venue=scope["venue"] if scope else None,
-                                 year=scope["year"] if scope else None, explain=True)
-            hits = [present_hit(r) for r in results
-                    if (not type or paper_type(r) == type) and (members is None or r["id"] in members)][:SEARCH_LIMIT]
+            results = lib.search(q, limit=SEARCH_LIMIT, mode=mode, explain=True,
+                                 collection=scope["name"] if scope else None, status=status,
+                                 paper_type=type, has_code=_flag(has_code), topic=topic_id)
+            hits = [present_hit(r) for r in results]
         facets = lib.facets(None)
     params = {"q": q, "mode": mode, "collection": collection, "type": type, "status": status,
-              "has_code": "true" if _flag(has_code) else None, "topic": topic if members is not None else None}
+              "has_code": "true" if _flag(has_code) else None, "topic": str(topic_id) if topic_id is not None else None}
     return {"q": q, "hits": hits, "params": params, "collections": collections, "topics": topics,
             "paper_types": list(facets.get("paper_type", {})), "statuses": list(facets.get("status", {}))}
 
 
-def present_hit(result: dict[str, Any]) -> dict[str, Any]:
-    """A search/related result as the card template wants it: the paper, its score, the
-    snippet split into highlighted segments, the explanation."""
-    snippet = result.get("snippet")
-    spans = result.get("highlights") or result.get("highlight") or []
-    if isinstance(snippet, dict):
-        spans = snippet.get("highlights") or snippet.get("spans") or spans
-        snippet = snippet.get("text")
-    return {"paper": result, "score": result.get("score"),
-            "snippet_segments": segments(snippet, spans) if snippet else None,
-            "explain": result.get("explain"), "explanation": result.get("explanation")}
-
-
 @router.get("/search", response_class=HTMLResponse)
 def search_page(request: Request, q: Annotated[str, Query(max_length=1000)] = "",
-                mode: Literal["hybrid", "lexical", "semantic"] = "hybrid",
+                mode: Mode = "hybrid",
                 collection: Name = None, type: Flag = None, status: Flag = None,
                 has_code: Flag = None, topic: Flag = None) -> HTMLResponse:
     ctx = _search_context(request, q, mode, collection or None, type or None, status or None, has_code, topic or None)
@@ -131,7 +114,7 @@ def search_page(request: Request, q: Annotated[str, Query(max_length=1000)] = ""
 
 @router.get("/search/results", response_class=HTMLResponse)
 def search_fragment(request: Request, q: Annotated[str, Query(max_length=1000)] = "",
-                    mode: Literal["hybrid", "lexical", "semantic"] = "hybrid",
+                    mode: Mode = "hybrid",
                     collection: Name = None, type: Flag = None, status: Flag = None,
                     has_code: Flag = None, topic: Flag = None) -> HTMLResponse:
     """The result list alone, for search-as-you-type (server-rendered, so escaped once)."""

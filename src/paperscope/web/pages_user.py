@@ -7,8 +7,9 @@ from typing import Annotated, Any, Optional
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
-from .pages import _tag_view, pool, present_hit
-from .render import page
+from .deps import pool
+from .pages import _tag_view
+from .render import page, present_hit
 
 router = APIRouter(include_in_schema=False)
 EXPORTS = [("bibtex", "BibTeX"), ("ris", "RIS"), ("csljson", "CSL JSON"), ("csv", "CSV"), ("markdown", "Markdown")]

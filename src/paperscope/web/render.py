@@ -12,6 +12,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment
 
+from ..model import Hit, Recommendation, SearchHit
 from . import i18n
 
 SAFE_SCHEMES = {"http", "https"}
@@ -153,3 +154,13 @@ class Paging:
         self.number = offset // limit + 1 if limit else 1
         self.prev = max(0, offset - limit) if offset > 0 else None
         self.next = offset + limit if offset + limit < total else None
+
+
+def present_hit(hit: Hit) -> dict[str, Any]:
+    """A search hit, related paper or recommendation as the card template wants it: the paper,
+    its score, the snippet split into highlighted segments, and the reasons."""
+    snip = hit.snippet
+    return {"paper": hit.paper, "score": hit.score,
+            "snippet_segments": segments(snip["text"], snip["highlights"]) if snip else None,
+            "explain": hit.why if isinstance(hit, SearchHit) else None,
+            "explanation": hit.why if isinstance(hit, Recommendation) else None}

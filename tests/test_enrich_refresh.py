@@ -2,7 +2,7 @@
 change."""
 from __future__ import annotations
 
-import paperscope.enrich.store as enrich_store
+import paperscope.enrich.refresh as enrich_store
 
 
 def test_facts_are_stored_and_refreshed_only_when_stale(lib, samples_dir, monkeypatch):

@@ -1,0 +1,48 @@
+"""What every route module needs, in one place below them (so `app`, `api` and `pages` never
+import each other): a library handle from the pool, the write guard, parameter shapes."""
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Any, Literal, Optional
+
+from fastapi import HTTPException, Query, Request
+
+from ..filters import YEAR_HELP
+from ..model import Hit
+
+ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,80}$"
+Mode = Literal["hybrid", "lexical", "semantic"]  # = filters.MODES
+Collection = Annotated[Optional[str], Query(max_length=200, description='collection name, e.g. "ICML 2024"')]
+Venue = Annotated[Optional[str], Query(max_length=200, description='venue, e.g. "ICML"')]
+Year = Annotated[Optional[str], Query(max_length=20, description=f"a year or a range: {YEAR_HELP}")]
+Flag = Annotated[Optional[str], Query(max_length=60)]
+
+
+def pool(request: Request):
+    """A `Library` handle for the duration of a `with` block."""
+    return request.app.state.pool.use()
+
+
+def hits_json(hits: list[Hit]) -> list[dict[str, Any]]:
+    return [h.to_json() for h in hits]
+
+
+def check_write(request: Request) -> None:
+    """Refuse a write unless the server allows writes and the caller proves it is the user:
+    the token when one is set; same origin; a JSON body (a cross-site form cannot send one,
+    and a cross-site script cannot without a CORS preflight that this server never grants)."""
+    state = request.app.state
+    if not state.writes_allowed:
+        raise HTTPException(403, "write endpoints are disabled: the server is bound to a non-loopback "
+                                 "address without --token / $PAPERSCOPE_TOKEN")
+    if state.token:
+        auth = request.headers.get("authorization", "")
+        given = auth[7:] if auth.lower().startswith("bearer ") else request.cookies.get("paperscope_token", "")
+        if not given or not secrets.compare_digest(given, state.token):
+            raise HTTPException(401, "this server needs its token for writes (Authorization: Bearer TOKEN)")
+    origin = request.headers.get("origin")
+    if origin and origin.split("://", 1)[-1] != request.headers.get("host", ""):
+        raise HTTPException(403, "cross-origin write refused")
+    if request.method in ("POST", "PUT", "PATCH") and \
+            not request.headers.get("content-type", "").startswith("application/json"):
+        raise HTTPException(415, "write requests must send JSON (Content-Type: application/json)")
