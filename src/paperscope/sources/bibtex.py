@@ -129,8 +129,9 @@ def read_bibtex(path, ctx: ReadContext) -> Iterator[Record | Problem]:
             entries = [b for b in parsed.blocks if isinstance(b, Entry)]
             failed = [b for b in parsed.blocks if isinstance(b, ParsingFailedBlock)]
             if failed or not entries:
-                why = str(failed[0].error) if failed else "no entry"
-                why = why.strip().splitlines()[0] if why.strip() else type(failed[0].error).__name__
+                error = failed[0].error if failed else None
+                why = str(getattr(error, "abort_reason", "") or error or "no entry").strip()
+                why = why.splitlines()[0][:200] if why else type(error).__name__
                 yield ctx.problem(start, f"invalid BibTeX: the entry at line {start} cannot be read ({why})")
                 continue
             for entry in entries:

@@ -43,6 +43,8 @@ class Undecodable:
 def _refused(exc: Exception) -> Undecodable:
     if isinstance(exc, RecursionError):
         return Undecodable("nests lists or objects too deeply to be a paper")
+    if "digits" in str(exc):  # Python's limit on converting long integers
+        return Undecodable("holds a number with thousands of digits")
     return Undecodable(f"holds a value that cannot be decoded ({' '.join(str(exc).split())[:120]})")
 
 
