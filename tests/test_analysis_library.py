@@ -43,16 +43,16 @@ def test_topics_cover_every_paper_and_are_stored_for_reuse(analysis_lib):
     assert all(REQUIRED <= set(t) for t in topics)
     assert sorted(pid for t in topics for pid in t["papers"]) == sorted(all_ids)  # 0 % unassigned
     assert all(t["label"] and t["size"] == len(t["papers"]) for t in topics)
-    first = run_row(lib, "topics", "venue=|year=")
+    first = run_row(lib, "topics", lib.analysis.scope_key())
     assert lib.topics() == topics
-    assert run_row(lib, "topics", "venue=|year=") == first  # served from the library, no refit
+    assert run_row(lib, "topics", lib.analysis.scope_key()) == first  # served from the library, no refit
 
 
 def test_a_new_paper_joins_the_topic_of_its_closest_paper_without_refit(analysis_lib, tmp_path):
     lib = analysis_lib
     before = lib.topics(venue="ICML")
     map_before = {p["id"]: (p["x"], p["y"]) for p in lib.map_points(venue="ICML")}
-    run_before = run_row(lib, "topics", "venue=icml|year=")
+    run_before = run_row(lib, "topics", lib.analysis.scope_key("ICML"))
     source = before[0]["papers"][0]  # the most typical paper of the largest topic
     abstract = lib.paper(source)["abstract"]
     new_list = tmp_path / "extra.txt"
@@ -66,7 +66,7 @@ def test_a_new_paper_joins_the_topic_of_its_closest_paper_without_refit(analysis
     home = next(t for t in after if new_id in t["papers"])
     assert source in home["papers"]
     assert [t["label"] for t in after] == [t["label"] for t in before]  # same topics, not refitted
-    assert run_row(lib, "topics", "venue=icml|year=")[2] == run_before[2]
+    assert run_row(lib, "topics", lib.analysis.scope_key("ICML"))[2] == run_before[2]
     fitted = lib.store.conn.execute("SELECT fitted FROM analysis_points WHERE paper_id = ?", (new_id,)).fetchall()
     assert fitted and all(f[0] == 0 for f in fitted)
     # on the map: old papers stay where they were, the new one lands next to its source
@@ -107,3 +107,33 @@ def test_compare_two_venues(analysis_lib):
     assert sum(out["paper_types"]["ICML 2024"].values()) == 57
     with pytest.raises(Exception, match="no papers"):
         analysis_lib.compare("ICML 2024", "NeurIPS 1999")
+
+
+def test_one_scope_one_stored_run_whichever_way_it_is_named(analysis_lib):
+    """`--venue ICML`, `--venue ICML --year 2024` and the collection "ICML 2024" are the same
+    papers: they read one stored run (the CLI's map is the one the web shows)."""
+    lib = analysis_lib
+    icml = next(c for c in lib.collections() if c["venue"] == "ICML")
+    assert lib.analysis.scope_key("ICML") == lib.analysis.scope_key("icml", icml["year"]) \
+        == lib.analysis.scope_key(icml["name"])
+    assert lib.analysis.scope_key("ICML") != lib.analysis.scope_key()
+    lib.map_points(venue="ICML")
+    runs = lib.store.conn.execute("SELECT COUNT(*) FROM analysis_runs WHERE kind = 'map'").fetchone()[0]
+    lib.map_points(venue=icml["venue"], year=icml["year"])
+    assert lib.store.conn.execute("SELECT COUNT(*) FROM analysis_runs WHERE kind = 'map'").fetchone()[0] == runs
+
+
+def test_ingest_stores_every_collections_topics_and_map(lib, tmp_path):
+    """After an ingest the first map and topics of a collection only read stored runs."""
+    from conftest import EXAMPLES
+
+    seen = []
+    lib.ingest([EXAMPLES], progress=lambda phase, done, total: seen.append((phase, done, total)))
+    assert ("topics and map", len(lib.collections()), len(lib.collections())) in seen
+    stored = {r[0] for r in lib.store.conn.execute("SELECT scope FROM analysis_runs WHERE kind = 'map'")}
+    assert {lib.analysis.scope_key(c["venue"], c["year"]) for c in lib.collections()} <= stored
+    before = lib.store.conn.execute("SELECT id, input_hash FROM analysis_runs ORDER BY id").fetchall()
+    for c in lib.collections():
+        assert lib.map_points(venue=c["venue"], year=c["year"])
+        assert lib.topics(venue=c["venue"], year=c["year"])
+    assert lib.store.conn.execute("SELECT id, input_hash FROM analysis_runs ORDER BY id").fetchall() == before

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from .filters import Filter, scope_key
+from .filters import Filter
 from .model import Hit, InputError, Paper
 from .store import open_store
 
@@ -104,24 +104,30 @@ class Library:
     # ------------------------------------------------------------------ ingest
     def ingest(self, paths: Iterable[str | Path], *, fmt: str | None = None,
                venue: str | None = None, year: int | None = None, strict: bool = False,
-               embed: bool = True, progress: Progress | None = None) -> IngestReport:
+               embed: bool = True, analyse: bool = True, progress: Progress | None = None) -> IngestReport:
         """Read list files (or folders of them) into the library. Idempotent; one transaction
-        per batch; derived data (facts, index, embeddings) computed for new or changed papers."""
+        per batch; derived data (facts, index, embeddings, each collection's topics and map)
+        computed for new or changed papers."""
         from .ingest import Ingester
 
         report = Ingester(self.store, fmt=fmt, venue=venue, year=year, strict=strict,
                           progress=progress).run(paths)
         self.invalidate()
-        report.derived = self.refresh_derived(embed=embed, progress=progress)
+        report.derived = self.refresh_derived(embed=embed, analyse=analyse, progress=progress)
         return report
 
-    def refresh_derived(self, *, embed: bool = True, progress: Progress | None = None) -> dict[str, int]:
-        """Recompute facts whose text changed, index new papers, embed new texts."""
+    def refresh_derived(self, *, embed: bool = True, analyse: bool = True,
+                        progress: Progress | None = None) -> dict[str, int]:
+        """Recompute facts whose text changed, index new papers, embed new texts; then (with
+        embeddings) store each collection's topics and map, so their first view only reads."""
         from .enrich.refresh import refresh_facts
 
         out = {"facts": refresh_facts(self.store, progress=progress)}
         out.update(self.engine.refresh(embed=embed, progress=progress))
         self.invalidate()
+        if embed and analyse:
+            out["analysed"] = self.analysis.precompute(progress)
+            self.invalidate()
         return out
 
     def remove_collection(self, name: str) -> dict[str, int]:

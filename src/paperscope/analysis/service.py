@@ -45,9 +45,37 @@ class Analysis:
     def __init__(self, store: Any, vectors: Callable[[], Any]):
         self.store = store
         self.vectors = vectors
+        self._collections: list[dict[str, Any]] | None = None
 
     def invalidate(self) -> None:
-        """Nothing kept in memory: stored runs are checked against their inputs on each call."""
+        """Forget the collection list; stored runs are checked against their inputs on each call."""
+        self._collections = None
+
+    def collections(self) -> list[dict[str, Any]]:
+        if self._collections is None:
+            self._collections = self.store.collection_stats()
+        return self._collections
+
+    def scope_key(self, venue: str | None = None, year: int | str | None = None) -> str:
+        """The key a venue/year scope's runs are stored under: the names of the collections it
+        covers, so `--venue ICML --year 2024`, the collection "ICML 2024" in the web app and a
+        library holding only that collection share one stored topics run and one map."""
+        f = self._scope(venue, year)
+        names = [c["name"] for c in self.collections() if c["papers"] and _covers(f, c)]
+        return scope_key(collections=names) if names else scope_key(venue=venue, year=year)
+
+    def precompute(self, progress: Callable[[str, int, int], None] | None = None) -> int:
+        """Topics (coarse) and the map of every collection, stored so that the first `/map`,
+        `/topics` or `paperscope map` after an ingest only reads them. Unchanged collections
+        cost a hash comparison. Returns the number of collections analysed."""
+        scopes = [c for c in self.collections() if c["papers"]]
+        for i, c in enumerate(scopes):
+            if progress:
+                progress("topics and map", i, len(scopes))
+            self.map_points(venue=c["venue"], year=c["year"])
+        if progress:
+            progress("topics and map", len(scopes), len(scopes))
+        return len(scopes)
 
     def papers(self, f: Filter) -> list[dict[str, Any]]:
         return [p.to_dict() for p in self.store.papers(f)]
@@ -73,7 +101,7 @@ class Analysis:
         computed: [{collection, id, label}]. Cheap: reads stored runs, never fits."""
         out: list[dict[str, Any]] = []
         for c in paper.get("collections", []):
-            found = self.store.stored_topic(paper["id"], scope_key(venue=c["venue"], year=c["year"]))
+            found = self.store.stored_topic(paper["id"], self.scope_key(venue=c["venue"], year=c["year"]))
             if found and all(o["collection"] != c["name"] for o in out):
                 out.append({"collection": c["name"], **found})
         return out
@@ -126,7 +154,7 @@ class Analysis:
                level: str | int = "coarse", ids: list[str] | None = None) -> list[dict[str, Any]]:
         """Topic table for a venue/year scope (cached) or an explicit set of paper ids (not cached)."""
         papers = self.papers(Filter(ids=tuple(ids)) if ids is not None else self._scope(venue, year))
-        scope = scope_key(venue=venue, year=year, ids=ids)
+        scope = scope_key(ids=ids) if ids is not None else self.scope_key(venue, year)
         return self.topic_result(papers, scope=scope, level=level, use_cache=ids is None).table()
 
 
@@ -135,7 +163,7 @@ class Analysis:
         """(id, x, y, topic, label) for every paper of the scope that has a vector; `label` is the
         paper's display label and `topic_label` its topic's."""
         papers = self.papers(self._scope(venue, year))
-        scope = scope_key(venue=venue, year=year)
+        scope = self.scope_key(venue, year)
         result = self.topic_result(papers, scope=scope, level=level)
         coords = self._coordinates(result, scope)
         by_id = {p["id"]: p for p in result.papers}
@@ -176,3 +204,14 @@ class Analysis:
                 run.points[pid] = cache.Point(rows[pid], x=c[0], y=c[1], fitted=False)
             cache.save(self.store, run)
         return np.array([[run.points[p].x, run.points[p].y] for p in ids], dtype=np.float32)
+
+
+def _covers(f: Filter, collection: dict[str, Any]) -> bool:
+    """Whether a venue/year filter takes in this collection (as the store's filter does)."""
+    if f.venues and not any(v.casefold() in ((collection["venue"] or "").casefold(), collection["name"].casefold())
+                            for v in f.venues):
+        return False
+    if f.years:
+        year = collection["year"]
+        return year is not None and f.years[0] <= int(year) <= f.years[1]
+    return True
