@@ -16,6 +16,12 @@ SMALL_DICT = {"图": "diagram", "元": "yuan", "强化": "strengthen", "学习":
 TRADITIONAL = {ord("強"): "强", ord("學"): "学", ord("習"): "习", ord("擴"): "扩", ord("圖"): "图"}
 
 
+@pytest.fixture(autouse=True)
+def dictionary_cache(tmp_path_factory, monkeypatch):
+    """The compact CC-CEDICT file goes to a temporary folder, never the user's data folder."""
+    monkeypatch.setenv("PAPERSCOPE_DICT_DIR", str(tmp_path_factory.getbasetemp() / "dictionaries"))
+
+
 @pytest.fixture()
 def small_dict(monkeypatch):
     monkeypatch.setattr(translate, "_dictionary", lambda: cedict.Dictionary(SMALL_DICT, TRADITIONAL))
@@ -143,3 +149,60 @@ def test_real_cedict_is_built_once_into_the_cache(tmp_path, monkeypatch):
         assert translate_query("強化學習").english == "reinforcement learning"
     finally:
         cedict.load.cache_clear()
+
+
+# --------------------------------------------------------------------------- through search
+
+
+@pytest.fixture(scope="module")
+def small_db(tmp_path_factory):
+    from search_support import make_library
+
+    folder = tmp_path_factory.mktemp("zh")
+    lib, ids = make_library(folder, embed=True)
+    lib.close()
+    return folder / "lib.db", ids
+
+
+def _cli(db, *args):
+    from typer.testing import CliRunner
+
+    from paperscope.cli import app
+
+    return CliRunner().invoke(app, ["--db", str(db), *args])
+
+
+def test_a_chinese_query_finds_the_english_paper_and_says_how_it_searched(small_db):
+    import json
+
+    db, ids = small_db
+    res = _cli(db, "search", "扩散模型 图像生成", "--json", "--limit", "3")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data[0]["id"] == ids["ddpm"]
+    assert data[0]["searched_as"] == "diffusion model image generation"
+    assert data[0]["translation"]["coverage"] == 1.0 and data[0]["translation"]["warning"] is None
+    assert "searched as: diffusion model image generation" in res.stderr
+
+    res = _cli(db, "search", "强化学习 好奇心 venue:ICML")
+    assert res.exit_code == 0, res.output
+    assert "searched as: reinforcement learning curiosity venue:ICML" in res.stdout
+    assert "Curiosity-Driven Exploration" in res.stdout and "warning" not in res.stdout
+
+
+def test_an_english_query_carries_no_translation(small_db):
+    import json
+
+    db, _ = small_db
+    res = _cli(db, "search", "diffusion models", "--json", "--limit", "2")
+    assert res.exit_code == 0, res.output
+    assert all("searched_as" not in r and "translation" not in r for r in json.loads(res.stdout))
+    assert "searched as" not in res.stderr
+
+
+def test_a_query_from_another_field_warns_in_the_terminal(small_db):
+    db, _ = small_db
+    res = _cli(db, "search", "红烧肉的家常做法")
+    assert res.exit_code == 0, res.output
+    assert "searched as:" in res.stdout
+    assert "warning: only" in res.stdout and "results may be unrelated" in res.stdout

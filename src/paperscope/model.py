@@ -135,6 +135,10 @@ class Hit:
 @dataclass
 class SearchHit(Hit):
     WHY_KEY: ClassVar[str] = "explain"  # matched terms, BM25, cosine, ranks, fusion, second stage
+    translated: dict[str, Any] | None = None  # a Chinese query: searched_as, translation (search/translate.py)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), **(self.translated or {})}
 
 
 @dataclass

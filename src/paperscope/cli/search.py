@@ -9,8 +9,8 @@ from rich.markup import escape
 
 from ..filters import MODES
 from ..model import Hit
-from .common import (app, code_option, console, fail, json_option, limit_option, open_library, print_json,
-                     status_option, type_option, user_errors, venue_option, year_option)
+from .common import (app, code_option, console, err_console, fail, json_option, limit_option, open_library,
+                     print_json, status_option, type_option, user_errors, venue_option, year_option)
 
 
 @app.command()
@@ -45,7 +45,22 @@ def search(
                               status=status, paper_type=paper_type, has_code=has_code or None)
         finally:
             lib.close()
+    _searched_as(text, as_json)
     _show(hits, as_json, explain, "no results")
+
+
+def _searched_as(text: str, as_json: bool) -> None:
+    """A Chinese query: the English it was searched as, and a warning when little of it was
+    understood (to stderr with --json, which carries both in every result)."""
+    from ..search.translate import translate_query
+
+    asked = translate_query(text)
+    if not asked.is_chinese:
+        return
+    out = err_console if as_json else console
+    out.print(f"searched as: {escape(asked.english)}", style="dim", soft_wrap=True)
+    if asked.warning:
+        out.print(f"warning: {escape(asked.warning)}", style="yellow", soft_wrap=True)
 
 
 @app.command()

@@ -157,8 +157,12 @@ def _list_order(engine, index: lexical.LexicalIndex, q: Query, scope: Filter,
 def search(engine, query: str, *, scope: Filter = Filter(), limit: int = 20, mode: str = "hybrid",
            explain: bool = False) -> list[SearchHit]:
     """Ranked hits: paper JSON, `rank`, `score`, `snippet` (text + highlight offsets) and,
-    with `explain`, why it matched."""
-    q = prepare(query)
+    with `explain`, why it matched. A Chinese query is searched in English (search/translate.py);
+    its hits then carry `searched_as` and the translation's coverage and warning."""
+    from .translate import translate_query
+
+    asked = translate_query(query)
+    q = prepare(asked.english)
     limit = max(0, min(int(limit), 10_000))
     with semantic.single_threaded_blas():
         ranking = rank(engine, q, scope=scope, mode=mode, limit=limit)
@@ -172,7 +176,8 @@ def search(engine, query: str, *, scope: Filter = Filter(), limit: int = 20, mod
             continue
         out.append(SearchHit(paper, round(float(ranking.scores[i]), 6), len(out) + 1,
                              snippets.snippet(paper, q),
-                             _explain(paper, q, ranking, i, mode) if explain else None))
+                             _explain(paper, q, ranking, i, mode) if explain else None,
+                             translated=asked.hit_fields()))
     return out
 
 

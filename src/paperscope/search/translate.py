@@ -74,6 +74,15 @@ class Translation:
                 "is_chinese": self.is_chinese, "warning": self.warning,
                 "terms": [{"zh": t.zh, "en": t.en, "source": t.source} for t in self.terms]}
 
+    def hit_fields(self) -> dict | None:
+        """What each search result carries for a Chinese query (None for others):
+        `searched_as` and `translation` {coverage, warning, terms}."""
+        if not self.is_chinese:
+            return None
+        d = self.to_dict()
+        return {"searched_as": d.pop("searched_as"),
+                "translation": {k: d[k] for k in ("coverage", "warning", "terms")}}
+
 
 # --------------------------------------------------------------------------- lexicons
 
