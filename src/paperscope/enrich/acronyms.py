@@ -16,6 +16,7 @@ _SHORT = r"[A-Za-z0-9][A-Za-z0-9\-_^+.]{0,24}"
 _PAREN = re.compile(r"\(\s*(" + _SHORT + r"(?:\s*(?:,|and)\s*" + _SHORT + r")*)"
                     r"(?:\s*,\s*respectively)?\s*\)")
 _PAREN_LONG = re.compile(r"\(([^()]{3,120})\)")
+_WINDOW = 400
 _SEGMENT_BREAK = re.compile(r"[()\[\];:]|, |\s[-–—]\s")
 
 
@@ -98,11 +99,13 @@ def definitions(sentence: str) -> list[Definition]:
                   if s and s != "respectively"]
         if not shorts or not all(_looks_short(s) for s in shorts):
             continue
-        if re.search(r"(?:e\.g\.|i\.e\.|see|cf\.)\s*$", sentence[:m.start()]):
+        # a long form sits in the few words before the parenthesis: look at a bounded window
+        window = max(0, m.start() - _WINDOW)
+        if re.search(r"(?:e\.g\.|i\.e\.|see|cf\.)\s*$", sentence[window:m.start()]):
             continue
         head = sentence[:m.start()].rstrip()
-        seg_start = 0
-        for b in _SEGMENT_BREAK.finditer(head):
+        seg_start = window
+        for b in _SEGMENT_BREAK.finditer(head, window):
             seg_start = b.end()
         segment = head[seg_start:]
         if len(shorts) > 1:  # (CMT and HMT, respectively): one long form each, not matched

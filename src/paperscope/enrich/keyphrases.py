@@ -13,7 +13,7 @@ import math
 import re
 from collections import Counter, defaultdict
 
-from .text import Doc, name_key
+from .text import ADJ_SUFFIX, Doc, name_key
 from .vocab import GENERIC_WORDS, STOP_NAMES, STOPWORDS, VERBS
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|[,.;:!?()\[\]\"]")
@@ -49,6 +49,71 @@ def _chunks(sentence: str) -> list[list[str]]:
     return out
 
 
+# last words of the names of fields, tasks and model families (folded: no plural s)
+FIELD_HEADS = frozenset("""
+learning network model inference optimization detection classification segmentation translation
+generation adaptation regression estimation attack example search compression distillation
+representation embedding process descent programming control planning reasoning retrieval
+recognition clustering sampling quantization pruning robustness privacy fairness
+interpretability explainability generalization alignment editing answering modeling modelling
+forecasting tracking matching synthesis transfer exploration imitation bandit game graph
+""".split())
+FIELD_BONUS = 1.6
+
+# words that end an adjective more often than a noun, and the nouns among them
+_ADJ_END = re.compile(r"(?:al|ive|ous|ic|ible|able|ful|less|ary|ent|ant)$")
+_ADJ_NOUNS = frozenset("""
+retrieval signal interval potential proposal tutorial removal trial journal animal arrival
+survival approval rehearsal manual individual material terminal principal chemical objective
+alternative derivative primitive incentive perspective initiative narrative representative
+topic logic metric heuristic music traffic graphic mechanic critic clinic epidemic
+variable table cable label vulnerable agent gradient component student patient client
+environment element segment experiment argument document instrument treatment assessment
+management alignment movement embedment improvement statement equipment investment content
+event intent extent constant variant descent ascent parent percent talent tenant
+participant assistant quadrant dictionary vocabulary boundary summary library binary memory
+""".split())
+# verbs whose -ing form opens a verb phrase, not a noun phrase ("answering questions")
+_VERB_ING = frozenset("""
+answer synthesiz predict involv propagat consider us apply mak tak show giv find allow provid
+achiev improv reduc enabl leverag obtain requir perform captur handl exploit address tackl
+solv mitigat alleviat ensur preserv comput adopt introduc propos present develop demonstrat
+outperform surpass exhibit yield evaluat assess compar identify reveal observ suggest argu
+design suffer rely aim seek fail emerg help support aris hold match guarante establish gain
+build combin integrat explor investigat analyz analys studi examin learn generat produc
+infer incorporat construct extend enhanc increas decreas maintain remov replac select
+detect retain operat span stem build spann stemm open creat collect curat releas stat
+""".split())
+# verbs that turn up inside runs of content words ("strategies operate", "network produces")
+_VERB_WORDS = frozenset("""
+operate operates produce produces build builds span spans spanning stem stems stemming retain
+retains retaining detecting indicate indicates propagate propagates disentangle disentangles
+infer infers predict predicts outperform achieve enable enables allows attain attains exhibit
+leveraging satisfy satisfies combine combines absorb absorbs instead unseen enjoy enjoys still
+unclear
+""".split())
+
+
+def _bad_edge(words: tuple) -> bool:
+    """A candidate that is a verb fragment or ends on a modifier: "answering questions",
+    "graph conditioned", "thorough theoretical"."""
+    first, last = words[0].lower(), words[-1].lower()
+    if last.endswith("ed") and len(last) > 4 or any(w.lower() in _VERB_WORDS for w in words):
+        return True
+    if len(words) == 1:
+        return bool(_ADJ_END.search(last) and last not in _ADJ_NOUNS and not
+                    any(c.isupper() for c in words[0][1:]) or ADJ_SUFFIX.search(last))
+    if last.endswith("ing") and words[-2].lower().endswith("s"):
+        return True  # "decision-makers spanning"
+    if len(words) > 1 and _ADJ_END.search(last) and last not in _ADJ_NOUNS and \
+            not any(c.isupper() for c in words[-1][1:]):
+        return True
+    if first.endswith("ing") and len(words) > 1:
+        base = first[:-3]
+        return base in _VERB_ING or base + "e" in _VERB_ING or base[:-1] in _VERB_ING
+    return False
+
+
 def _is_generic(word: str) -> bool:
     low = word.lower()
     return low in GENERIC_WORDS or _fold(low) in GENERIC_WORDS
@@ -59,6 +124,7 @@ def keyphrases(doc: Doc, exclude: list[str] | None = None, k: int | None = None)
     if not sentences:
         return []
     excluded = {e.lower() for e in (exclude or [])}
+    excluded_phrases = [e for e in excluded if " " in e]
     chunks_by_sentence = [_chunks(s) for s in sentences]
     # per distinct surface word: folded form and filler flag, computed once
     info: dict[str, tuple[str, bool]] = {}
@@ -114,7 +180,9 @@ def keyphrases(doc: Doc, exclude: list[str] | None = None, k: int | None = None)
     scored = []
     for key, count in phrase_tf.items():
         words = surface[key].most_common(1)[0][0]
-        if any(w.lower() in excluded for w in words):
+        if any(w.lower() in excluded for w in words) or _bad_edge(words):
+            continue
+        if excluded_phrases and any(e in " ".join(words).lower() for e in excluded_phrases):
             continue
         if len(key) == 1:
             w = words[0]
@@ -124,6 +192,8 @@ def keyphrases(doc: Doc, exclude: list[str] | None = None, k: int | None = None)
         elif len(key) > 2 and all(info[w][1] for w in words[1:]):
             continue
         score = sum(weights[w] for w in words) / (len(words) ** 0.6) * math.sqrt(count)
+        if len(key) > 1 and key[-1] in FIELD_HEADS:
+            score *= FIELD_BONUS  # "reinforcement learning", "domain adaptation": what keywords name
         scored.append((score * _LENGTH_FACTOR[len(words)], key, words))
     scored.sort(key=lambda t: (-t[0], t[1]))
     if k is None:

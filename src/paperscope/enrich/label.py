@@ -34,8 +34,9 @@ _OPENER = re.compile(
     r"to that end|hence|in summary|to summari[sz]e))(?:\s*,\s*|\s+)", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]*")
 _POSITION = re.compile(r"position paper|this position|our position|we take the position|"
-                       r"in this (?:piece|essay)|\bwe (?:\w+ )?(?:advocate|urge|call on)\b|"
-                       r"this paper (?:argues|advocates|calls)", re.I)
+                       r"in this (?:piece|essay)", re.I)
+_ADVOCATE = re.compile(r"\bwe (?:\w+ )?(?:advocate|urge|call on)\b|this paper (?:argues|advocates|"
+                       r"calls)", re.I)
 KEY_BONUS = 0.5
 COVER_CAP, COVER_W, LEN_PEN = 8, 1.0, 0.0
 KEY_PHRASES = 2
@@ -221,7 +222,9 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
     for rank, phrase in enumerate((keyphrases or [])[:3]):
         for w in _content(phrase):  # the paper's keyphrases are what a title names
             weights[w] = weights.get(w, 0.0) + (0.6 if rank == 0 else 0.4)
-    pool = _Pool(weights, limit, paper_type == "position" or bool(_POSITION.search(doc.text)))
+    position = paper_type == "position" or bool(_POSITION.search(doc.text)) or \
+        (paper_type not in (None, "method") and bool(_ADVOCATE.search(doc.text)))
+    pool = _Pool(weights, limit, position)
     pool.key_words = _content(" ".join((keyphrases or [])[:KEY_PHRASES]))
     primary = _primary(mentions)
     if primary and not pool.position:
@@ -235,8 +238,9 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
         objects = _objects(s)
         for text, kind in objects:
             named = _named(text) if kind == "intro" else None
-            if named and not pool.position:
-                pool.add(named[1], "name", rank, name=named[0])
+            if named:
+                if not pool.position:
+                    pool.add(named[1], "name", rank, name=named[0])
                 continue
             if primary and not pool.position:
                 pool.add(text, kind, rank, name=primary.name)
@@ -255,6 +259,8 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
     if pool.best is None and keyphrases:
         pool.add(" and ".join(keyphrases[:2]), "keyphrases")
     if pool.best is None:
-        words = _tidy(ph.hard_cut(_OPENER.sub("", doc.sentences[0]))).split()
-        return _capitalise(" ".join(words[:10]))
+        words = _tidy(ph.hard_cut(_OPENER.sub("", doc.sentences[0]))).split()[:10]
+        while len(words) > 1 and len(" ".join(words)) > limit:
+            words.pop()
+        return _capitalise(" ".join(words)[:limit])  # a single giant token: nothing to choose
     return pool.best[1]

@@ -20,6 +20,9 @@ from .text import (Doc, clean_token, emphasised_spans, is_capitalised, is_coined
 from .vocab import COMMON_CAPITALISED, STOP_NAMES
 
 
+MAX_STEMS = 24  # variants are looked for around the first names only (bounded work per token)
+
+
 @dataclass
 class Mention:
     """A name the paper introduces, where it was found and what the text says it is."""
@@ -236,7 +239,7 @@ def _scan_sentence(c: _Collector, i: int, raw: str, s: str, own: bool) -> None:
         if not ok and re.search(r"\b[Oo]ur\s+(?:\S+\s+){0,2}$", s[:d.start]):
             ok = True
         if not ok and not cue.PRIOR_CONTEXT.search(s):
-            uses = sum(toks.count(d.short) for toks in c.doc.tokens[i + 1:])
+            uses = c.doc.uses_after(d.short, i)
             mixed = bool(re.search(r"[a-z]", d.short)) and bool(re.search(r"[A-Z]", d.short))
             plural = bool(re.search(r"[A-Z]s$", d.short))  # FAMs, MFGs: a class of things
             ok = not plural and uses >= (1 if mixed else 3)
@@ -305,6 +308,7 @@ def find_mentions(doc: Doc, title: str | None = None) -> list[Mention]:
                 c.add(tok, i, m.start(1), "claim")
     # variants of an introduced name: EvoRainbow-Exp, MobileLLM-LS, f-VI-IGL, LeaPformers
     stems = [m.name for m in c.found.values() if len(name_key(m.name)) >= 4 and " " not in m.name]
+    stems = stems[:MAX_STEMS]
     for i, toks in enumerate(doc.tokens[start:], start) if stems else ():
         for tok in toks:
             for stem in stems:

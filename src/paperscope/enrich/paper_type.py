@@ -51,7 +51,7 @@ _RULES: dict[str, list[tuple[float, str]]] = {
               r"\d+ |existing |popular |state-of-the-art |recent |leading )(?:\w+ ){0,3}"
               r"(?:models|methods|llms|algorithms|approaches|systems)\b"),
         (0.6, r"\bbenchmarking\b|\bleaderboard\b|\bevaluation (?:framework|protocol|suite)\b|"
-              r"\bpublicly available\b.*\b(?:dataset|benchmark)\b"),
+              r"\bpublicly available\b[^.]{0,200}\b(?:dataset|benchmark)\b"),
     ],
     "empirical": [
         (1.6, r"\b(?:conduct|perform|present|carry out)\w* (?:an? |the )?(?:first |comprehensive |"

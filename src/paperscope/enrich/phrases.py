@@ -30,7 +30,8 @@ HARD_END = re.compile(
     r"\s*(?:[,;:]|\s[-–—]+\s|---|\s\(|\.\s|\.$)|\s(?:which|where|whereby|wherein|while|whose|"
     r"who|whereas|although|though|because|since|thereby|thus|hence|so that|such that|in order to|"
     r"(?:which|that) (?:we|is|are) (?:call|name|term|dub)\w*|called|named|dubbed|termed|coined|"
-    r"allowing|enabling|making|yielding|resulting in|leading to|and (?:then |also |further )?"
+    r"allowing|enabling|making|yielding|resulting in|leading to|leveraging|exploiting|"
+    r"and (?:then |also |further )?"
     r"(?:show|prove|demonstrate|find|derive|analy[sz]e|establish|provide|achieve|evaluate|apply|"
     r"conduct|perform|propose|present|introduce|use|employ|develop|study|investigate|explore|"
     r"discuss|identify|design|obtain|give|offer|release|train|test|compare|validate|verify|"
@@ -43,8 +44,9 @@ LEAD = re.compile(r"^(?:(?:a|an|the|two|three|several|novel|new|simple|simple ye
                   r"effective|efficient|first|yet|highly|very|general|generic|principled|unified|"
                   r"powerful|flexible|lightweight|versatile|straightforward|carefully|"
                   r"so-called|called|named|termed|dubbed|our|its|their|both|also|further|"
-                  r"and|but|on)\s+)+", re.I)
-KIND_TO = re.compile(r"^(?:(?:\w+[\w-]*\s+){0,2}?)(?:method|approach|framework|technique|"
+                  r"and|but|on|(?:the )?(?:growing |increasing |pressing )?(?:need|demand) for|"
+                  r"(?:the )?(?:problem|task|challenge|question|issue) of)\s+)+", re.I)
+KIND_TO = re.compile(r"^(?:method|approach|framework|technique|"
                      r"strategy|scheme|algorithm|procedure|pipeline|recipe|way|mechanism|"
                      r"paradigm|solution|system|model|tool)s?\s+(?:\w+\s+)?(?:to|that|which)\s+"
                      r"(?:(?:can|could|is able to|helps?|aims? to|allows? (?:us )?to|"
@@ -94,7 +96,8 @@ def soft_cuts(text: str) -> list[str]:
         head = text[:m.start()].rstrip(" ,")
         last = head.rsplit(" ", 1)[-1].lower()
         if head and last not in STOPWORDS and not ENDING_BAD.search(last) and \
-                last not in ("based", "due", "able", "used", "applied"):
+                last not in ("based", "due", "able", "used", "applied") and \
+                not (m.group().strip().lower() == "of" and last in OF_HEADS):
             out.append(head)
     out.append(text)
     return out
@@ -119,6 +122,13 @@ def as_gerund_phrase(text: str) -> str:
             return g + " " + first[1]
     return text
 
+
+# nouns that mean little without their "of ..." ("the number of", "a range of")
+OF_HEADS = frozenset("""
+number range variety set series family class kind type form part use lot amount degree
+presence absence existence problem question issue notion idea concept study analysis effect
+impact role case cost size quality performance ability capability choice sequence collection
+""".split())
 
 # third-person verbs that open a description ("reduces the number of ...")
 VERB_S = frozenset("""

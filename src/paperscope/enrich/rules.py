@@ -26,7 +26,7 @@ conversely overall altogether ultimately indeed namely e.g i.e building based mo
 given under in with by at from for as after before during among across via using through
 within without upon how why what when whether if is are was were be has have had can could
 will would may might must should does do did allowing enabling leading making resulting
-yielding showing providing contrary each
+yielding showing providing contrary each even not proposed experimental experiments results
 """.split())
 # back-references anywhere in the phrase ("method for this problem", "the aforementioned gap")
 BACKREF = re.compile(r"\b(?:this|these|those|aforementioned|above-mentioned|former|latter|"
@@ -81,7 +81,7 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
         out.append("opener")
     elif sep and (dw := _words(desc)) and dw[0].lower() in OPENERS - {"to"}:
         out.append("opener")
-    if BACKREF.search(SELF_REF.sub("", text)):
+    if BACKREF.search(SELF_REF.sub("", text)) or re.search(r"\b(?:our|we|us)\b", text, re.I):
         out.append("back-reference")
     if text[:1].islower() and not _coined(words[0]):
         out.append("lower-case")
@@ -97,7 +97,8 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
     if sep and head.strip().lower() != "position":
         dw = [w.lower() for w in _words(desc)]
         name = head.strip().lower()
-        if not dw or name in dw or " ".join(dw).startswith(name) or \
+        if not dw or name in dw or re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)",
+                                             desc.lower()) or \
                 (len(dw) <= 3 and all(w in _KIND for w in dw[:1]) and name in " ".join(dw)):
             out.append("circular")
         elif len(dw) < 2:
@@ -109,7 +110,12 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
 
 # "Showing that ...", a link, "(see ...", an unfinished "A recent theory shows"
 _NOT_A_PHRASE = re.compile(r"^\w+ing (?:that|how|why|whether)\b|https?\b|www\.|\bgithub\b|"
-                           r"\b(?:shows?|finds?|argues?|suggests?|proves?|demonstrates?)$", re.I)
+                           r"\b(?:shows?|finds?|argues?|suggests?|proves?|demonstrates?)$|"
+                           r",\s*(?:if|when|while|although|unless|as|with)\b|"
+                           r"^(?:the )?(?:fact|idea|notion|observation|question) that\b|"
+                           r"\b(?:in terms|with respect|in front|as well|in order|such as|rather than|"
+                           r"a focus|the number|a number|a (?:wide )?(?:range|variety|set|series|"
+                           r"family|class)|the (?:use|case|form|problem))$|\s[A-Za-z]$", re.I)
 _KIND = frozenset("method approach framework model algorithm technique system".split())
 
 _TLDR_OPENER = re.compile(

@@ -6,6 +6,7 @@ so the markup is both a signal (methods.py) and something to strip before displa
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -65,6 +66,23 @@ _ABBREV = re.compile(
 _BOUNDARY = re.compile(r"(?<=[.!?])([\"')\]]*)\s+(?=[\"'(\[]?[A-Z0-9])")
 
 
+MAX_SENTENCE = 1200  # longer "sentences" (lists, run-on text) are split at commas or spaces
+
+
+def _pieces(sentence: str, limit: int = MAX_SENTENCE) -> list[str]:
+    """A run-on sentence in pieces of at most about `limit` characters, so that work per
+    sentence stays bounded and the whole pass linear in the text."""
+    out = []
+    while len(sentence) > limit:
+        cut = sentence.rfind(", ", limit // 2, limit)
+        cut = cut + 1 if cut > 0 else sentence.rfind(" ", limit // 2, limit)
+        cut = cut if cut > 0 else limit
+        out.append(sentence[:cut].strip())
+        sentence = sentence[cut:].strip()
+    out.append(sentence)
+    return [s for s in out if s]
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentence split that survives `e.g.`, `et al.`, initials, decimals and URLs."""
     text = text.strip()
@@ -74,13 +92,13 @@ def split_sentences(text: str) -> list[str]:
     start = 0
     for m in _BOUNDARY.finditer(text):
         end = m.start(1) + len(m.group(1))
-        if _ABBREV.search(text[start:m.start()].rstrip()):
+        if _ABBREV.search(text[max(start, m.start() - 12):m.start()].rstrip()):
             continue
-        out.append(text[start:end].strip())
+        out.extend(_pieces(text[start:end].strip()))
         start = m.end()
     tail = text[start:].strip()
     if tail:
-        out.append(tail)
+        out.extend(_pieces(tail))
     return [s for s in out if s]
 
 
@@ -91,6 +109,9 @@ _ADJ_SUFFIX = re.compile(
     r"-(?:based|like|driven|guided|aware|free|style|specific|level|wise|agnostic|conditioned|"
     r"inspired|enhanced|augmented|powered|only|scale|time|type|friendly|efficient|tuned|"
     r"trained|centric|oriented|dependent|independent|invariant|equivariant|shot)$", re.I)
+
+
+ADJ_SUFFIX = _ADJ_SUFFIX  # "LLM-based", "task-specific": adjective compounds
 
 
 def clean_token(tok: str) -> str:
@@ -162,6 +183,20 @@ class Doc:
     def tokens(self) -> list[list[str]]:
         """Whitespace tokens of each display sentence, punctuation and possessives removed."""
         return [[t for t in (clean_token(w) for w in s.split()) if t] for s in self.sentences]
+
+    @cached_property
+    def token_sentences(self) -> dict[str, list[int]]:
+        """Token -> indices of the sentences holding it (ascending, one per occurrence)."""
+        out: dict[str, list[int]] = {}
+        for i, toks in enumerate(self.tokens):
+            for t in toks:
+                out.setdefault(t, []).append(i)
+        return out
+
+    def uses_after(self, token: str, i: int) -> int:
+        """How often `token` occurs in the sentences after sentence `i`."""
+        at = self.token_sentences.get(token, [])
+        return len(at) - bisect.bisect_right(at, i)
 
     @cached_property
     def own_start(self) -> int:

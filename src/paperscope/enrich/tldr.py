@@ -114,7 +114,7 @@ def self_contained(sentence: str) -> str:
     m = BACKREF.search(SELF_REF.sub(lambda x: "x" * len(x.group()), s))
     if m:
         cuts = [c.start() for c in _BACKREF_CUT.finditer(s[:m.start()])]
-        cuts = [c for c in cuts if len(s[:c].split()) >= 6 and
+        cuts = [c for c in cuts if len(s[:c].split()) >= 5 and
                 s[:c].rsplit(" ", 1)[-1].lower() not in DANGLING]
         if cuts:
             s = s[:cuts[-1]].rstrip(" ,;:") + "."
