@@ -6,7 +6,8 @@ keywords, status, urls) and never overwrites known values with empty ones.
 
 Atomicity: each batch of records is one transaction; Ctrl-C or a crash rolls back the batch in
 flight and leaves earlier batches whole. With `strict`, a file with any problem is rejected
-before anything is written.
+before anything is written. An exception that stops a run (Ctrl-C, a full disk) carries the
+report of what the committed batches hold as `exc.ingest_report`.
 """
 from __future__ import annotations
 
@@ -101,15 +102,20 @@ class Ingester:
         files = sources.expand(given)
         if not files:
             raise InputError(f"no list files found in: {', '.join(map(str, given))}")
-        for i, path in enumerate(files):
-            self.progress("files", i, len(files))
-            report.files.append(self._ingest_file(path, report))
+        try:
+            for i, path in enumerate(files):
+                self.progress("files", i, len(files))
+                self._ingest_file(path, report)
+        except BaseException as exc:  # Ctrl-C, a full disk: say what the committed batches hold
+            exc.ingest_report = report
+            raise
         self.progress("files", len(files), len(files))
         return report
 
     # ------------------------------------------------------------------ one file
     def _ingest_file(self, path: Path, report: IngestReport) -> FileReport:
         fr = FileReport(path=str(path))
+        report.files.append(fr)
         try:
             fmt = self.fmt or sources.detect(path)
         except InputError as exc:
@@ -126,7 +132,9 @@ class Ingester:
                 return fr
         digest = _sha256(path)
         batch: list[Record] = []
-        for item in sources.read(path, fmt, self.venue, self.year):
+        size = max(1, path.stat().st_size)
+        reading = sources.read(path, fmt, self.venue, self.year)
+        for item in reading:
             if isinstance(item, Problem) and item.warning:
                 (fr.left_out if isinstance(item, sources.LeftOut) else fr.warnings).append(item)
                 continue
@@ -142,15 +150,33 @@ class Ingester:
             if len(batch) >= BATCH:
                 self._write_batch(batch, fr, digest, fmt, report)
                 batch = []
-                self.progress(f"ingest {path.name}", fr.records, 0)
+                self.progress(f"read {path.name} (KiB)", min(reading.bytes_read, size) >> 10, size >> 10)
         if batch:
             self._write_batch(batch, fr, digest, fmt, report)
+        if fr.records > BATCH:
+            self.progress(f"read {path.name} (KiB)", size >> 10, size >> 10)
         if fr.records == 0 and not fr.error:
             fr.error = f"{path}: no papers found"
         return fr
 
     def _write_batch(self, batch: list[Record], fr: FileReport, digest: str, fmt: str,
                      report: IngestReport) -> None:
+        """One transaction; when it fails, the report forgets what the batch had counted."""
+        counts = {k: getattr(fr, k) for k in ("records", "added", "merged", "unchanged", "duplicates", "skipped")}
+        lengths = (len(fr.problems), len(report.merges))
+        self._new_ids: list[str] = []
+        try:
+            self._write(batch, fr, digest, fmt, report)
+        except BaseException:
+            for k, v in counts.items():
+                setattr(fr, k, v)
+            del fr.problems[lengths[0]:], report.merges[lengths[1]:]
+            fr.seen.difference_update(self._new_ids)
+            fr.records -= len(batch)  # read but not kept
+            raise
+
+    def _write(self, batch: list[Record], fr: FileReport, digest: str, fmt: str,
+               report: IngestReport) -> None:
         store = self.store
         seen_here = fr.seen
         with store.transaction():
@@ -180,7 +206,9 @@ class Ingester:
                                               "filled": outcome[2]})
                 else:
                     fr.unchanged += 1
-                seen_here.add(pid)
+                if pid not in seen_here:
+                    seen_here.add(pid)
+                    self._new_ids.append(pid)
 
     def _upsert(self, rec: Record, year: int | None, report: IngestReport) -> tuple[str, str, list[str]]:
         """Insert or merge one record; returns (added|merged|unchanged, paper id, filled fields)."""

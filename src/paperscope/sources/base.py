@@ -25,6 +25,7 @@ from typing import Callable, Iterator
 
 from ..model import Problem, Record, clean_text, decode_entities, latex_to_plain, match_key
 from .fields import FieldError, NotAPaper
+from .textio import TextSource
 from .venues import canonical_venue, venue_in, venue_year
 
 MIN_ABSTRACT_WORDS = 15
@@ -87,6 +88,16 @@ class ReadContext:
     where: str = ""  # that record, as messages name it
     _missing_told: set = field(default_factory=set)
     _warnings: list = field(default_factory=list)
+    _text: TextSource | None = None
+
+    def open(self, path) -> TextSource:
+        """The decoded file, remembered so that `bytes_read` can tell how far reading got."""
+        self._text = TextSource(path, self.source)
+        return self._text
+
+    @property
+    def bytes_read(self) -> int:
+        return self._text.bytes_read if self._text is not None else 0
 
     @classmethod
     def create(cls, path: str | os.PathLike, venue: str | None, year: int | str | None) -> "ReadContext":

@@ -105,7 +105,7 @@ def _names_in(text: str) -> set[str]:
 
 def read_bibtex(path, ctx: ReadContext) -> Iterator[Record | Problem]:
     macros = Macros()
-    with TextSource(path, ctx.source) as text:
+    with ctx.open(path) as text:
         for start, block, overflow in _blocks(text):
             for warning in text.take_problems():
                 yield ctx.counted(warning)

@@ -16,7 +16,6 @@ from ..model import Problem, Record
 from .base import ReadContext, venue_year_from_name
 from .fields import record_from
 from .json_stream import JsonError, NoPaperList, Undecodable, decode_line, iter_papers
-from .textio import TextSource
 
 MAX_JSONL_LINE = 16 << 20  # characters
 
@@ -29,7 +28,7 @@ def _describe(obj) -> str:
 def read_json(path, ctx: ReadContext) -> Iterator[Record | Problem]:
     ctx.file_venue, ctx.file_year = venue_year_from_name(path)
     number = 0
-    with TextSource(path, ctx.source) as text:
+    with ctx.open(path) as text:
         try:
             for number, obj in iter_papers(text):
                 for warning in text.take_problems():
@@ -55,7 +54,7 @@ def read_json(path, ctx: ReadContext) -> Iterator[Record | Problem]:
 def read_jsonl(path, ctx: ReadContext) -> Iterator[Record | Problem]:
     ctx.file_venue, ctx.file_year = venue_year_from_name(path)
     lineno = 0
-    with TextSource(path, ctx.source) as text:
+    with ctx.open(path) as text:
         pieces = text.lines(MAX_JSONL_LINE)
         for piece in pieces:
             lineno += 1

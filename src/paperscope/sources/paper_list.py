@@ -33,7 +33,7 @@ _ABSTRACT_LABEL = re.compile(r"^(?:abstract|摘要)\s*[:：.]\s*", re.I)
 
 
 def read_list(path, ctx: ReadContext) -> Iterator[Record | Problem]:
-    with TextSource(path, ctx.source) as text:
+    with ctx.open(path) as text:
         paragraphs = _paragraphs(text)
         warnings: list[Problem] = []
         first = next(paragraphs, None)

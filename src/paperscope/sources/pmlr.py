@@ -100,7 +100,7 @@ def read_front_matter(text: TextSource) -> tuple[str | None, int]:
 def read_pmlr(path, ctx: ReadContext) -> Iterator[Record | Problem]:
     post = Path(path)
     ctx.file_venue, ctx.file_year, volume = volume_info(post)
-    with TextSource(path, ctx.source) as text:
+    with ctx.open(path) as text:
         front, bad_line = read_front_matter(text)
         warnings = text.take_problems()
     if front is None:

@@ -135,7 +135,7 @@ def _table_kind(text: str, suffix: str) -> str | None:
 # ---------------------------------------------------------------------------- read
 
 def read(path: str | os.PathLike, fmt: str | None = None, venue: str | None = None,
-         year: int | str | None = None) -> Iterator[Record | Problem]:
+         year: int | str | None = None) -> "Reading":
     """Records and Problems of one file, streamed. A file that cannot be read at all gives
     one fatal Problem and nothing else."""
     if fmt is not None and fmt not in READERS:
@@ -145,11 +145,29 @@ def read(path: str | os.PathLike, fmt: str | None = None, venue: str | None = No
             year = int(year)
         except (TypeError, ValueError):
             raise InputError(f"year must be a number, not {year!r}") from None
-    return _read(path, fmt, venue, year)
+    return Reading(path, fmt, venue, year)
 
 
-def _read(path, fmt, venue, year) -> Iterator[Record | Problem]:
-    ctx = ReadContext.create(path, venue, year)
+class Reading:
+    """The Records and Problems of one file (an iterator), and `bytes_read`: how far into the
+    file reading has got, for a progress bar whose total is the file's size."""
+
+    def __init__(self, path, fmt, venue, year):
+        self.ctx = ReadContext.create(path, venue, year)
+        self._items = _read(self.ctx, path, fmt)
+
+    def __iter__(self) -> "Reading":
+        return self
+
+    def __next__(self) -> Record | Problem:
+        return next(self._items)
+
+    @property
+    def bytes_read(self) -> int:
+        return self.ctx.bytes_read
+
+
+def _read(ctx: ReadContext, path, fmt) -> Iterator[Record | Problem]:
     if fmt is None:
         try:
             fmt = detect(path)

@@ -18,7 +18,6 @@ from typing import Iterator
 from ..model import Problem, Record
 from .base import ReadContext, venue_year_from_name
 from .fields import ALIASES, norm_key, openreview_url, record_from
-from .textio import TextSource
 
 DELIMITERS = (",", "\t", ";", "|")
 DECISION_CODES = {"-1": "Workshop", "0": "Rejected", "1": "Oral", "2": "Poster"}
@@ -33,7 +32,7 @@ def sniff_delimiter(header: str) -> str:
 
 def read_table(path, ctx: ReadContext, delimiter: str | None = None) -> Iterator[Record | Problem]:
     ctx.file_venue, ctx.file_year = venue_year_from_name(path)
-    with TextSource(path, ctx.source) as text:
+    with ctx.open(path) as text:
         header_line, header_at = "", 0
         for piece in text.lines():
             if piece.strip():

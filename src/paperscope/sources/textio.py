@@ -72,9 +72,10 @@ class TextSource:
             raise Unreadable(Problem(self.source, 0, "unreadable: is a directory", fatal=True))
         except OSError as exc:
             raise Unreadable(Problem(self.source, 0, f"unreadable: {exc.strerror or exc}", fatal=True))
-        head = self._file.read1(CHUNK)
+        self.bytes_read = 0  # bytes taken from the file so far (decoding runs up to a chunk ahead)
+        head = self._read1()
         while 0 < len(head) < 4:  # a pipe may hand out a few bytes: enough for a BOM
-            more = self._file.read1(CHUNK)
+            more = self._read1()
             if not more:
                 break
             head += more
@@ -85,7 +86,7 @@ class TextSource:
                 self.encoding, head, bom_size = name, head[len(bom):], len(bom)
                 break
         while not head.strip() and len(head) < 4 * CHUNK:
-            more = self._file.read1(CHUNK)
+            more = self._read1()
             if not more:
                 self.close()
                 raise Unreadable(Problem(self.source, 0, "empty file", fatal=True))
@@ -114,7 +115,12 @@ class TextSource:
         if self._raw_head is not None:
             raw, self._raw_head = self._raw_head, None
             return raw
-        return self._file.read1(CHUNK)
+        return self._read1()
+
+    def _read1(self) -> bytes:
+        raw = self._file.read1(CHUNK)
+        self.bytes_read += len(raw)
+        return raw
 
     def _decode(self, raw: bytes, final: bool) -> str:
         if self._decode_mode == "cp1252":
