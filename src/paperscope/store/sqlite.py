@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from ..filters import Filter
-from ..model import Paper
+from ..model import InputError, Paper
 from .sqlite_analysis import AnalysisData
 from .sqlite_browse import BrowseQueries
 from .sqlite_index import IndexData
@@ -22,6 +22,16 @@ PAPER_COLUMNS = (
     "rowid, id, title, title_source, abstract, abstract_source, authors, keywords, status, urls, "
     "external_id, label, facts"
 )
+
+
+class DiskFull(InputError):
+    """The library file could not grow (SQLITE_FULL): the transaction in flight was rolled
+    back, everything committed before it is kept."""
+
+
+def _is_full(exc: BaseException) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and (
+        getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "disk is full" in str(exc))
 
 
 def _migrations() -> list[tuple[str, str]]:
@@ -56,15 +66,24 @@ class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData):
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE .. COMMIT; any exception (KeyboardInterrupt included) rolls back."""
+        """BEGIN IMMEDIATE .. COMMIT; any exception (KeyboardInterrupt included) rolls back.
+        SQLite rolls back by itself on some errors (a full disk): then there is nothing to roll
+        back, and the error the user sees is the original one, as DiskFull when the disk is full."""
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        else:
             self.conn.execute("COMMIT")
+        except BaseException as exc:
+            if self.conn.in_transaction:
+                try:
+                    self.conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass  # the original error says more
+            if _is_full(exc):
+                raise DiskFull(f"disk full: the library {self.path} cannot grow; the last change was "
+                               f"rolled back and everything written before it is kept. Free some space "
+                               f"and run the command again to finish.") from exc
+            raise
 
     def migrate(self) -> list[str]:
         """Apply every migration file not yet recorded, each in its own transaction."""
