@@ -130,6 +130,25 @@ class Library:
             self.invalidate()
         return out
 
+    @staticmethod
+    def build(inputs: Iterable[str | Path], out: str | Path, **options: Any) -> dict[str, Any]:
+        """Inputs -> Parquet shards (facts, embeddings, memberships, keys, manifest) in folder
+        `out`, on this process or a Ray cluster (`engine=`, `address=`, `workers=`); touches
+        no library. See `paperscope.build.run.build` for the options."""
+        from .build import build
+
+        return build(inputs, out, **options)
+
+    def load(self, folder: str | Path, *, say: Callable[[str], None] | None = None,
+             progress: Progress | None = None) -> dict[str, Any]:
+        """Bulk-load a build folder (only shards not loaded yet), then build the search indexes."""
+        from .build import load_shards
+
+        out = load_shards(self.store, folder, say=say)
+        self.invalidate()
+        out["derived"] = self.refresh_derived(progress=progress)
+        return out
+
     def remove_collection(self, name: str) -> dict[str, int]:
         with self.store.transaction():
             members, papers = self.store.remove_collection(name)

@@ -15,6 +15,7 @@ from ..filters import Filter
 from ..model import InputError, Paper
 from .sqlite_analysis import AnalysisData
 from .sqlite_browse import BrowseQueries
+from .sqlite_bulk import BulkData
 from .sqlite_index import IndexData
 from .sqlite_user import UserData
 
@@ -40,7 +41,7 @@ def _migrations() -> list[tuple[str, str]]:
     return files
 
 
-class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData):
+class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
     """One SQLite library file. Writes go through `transaction()`; reads may run anywhere.
     The queries are grouped by area in the mixins (browse, index, user, analysis)."""
 

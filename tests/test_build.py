@@ -1,0 +1,102 @@
+"""`paperscope build` + `load` (local engine) give the same library as `ingest`; incremental
+builds compute only new texts; an interrupted build resumes from its finished shards."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from build_support import assert_same, snapshot
+from conftest import EXAMPLES
+
+from paperscope.build import shards
+from paperscope.library import Library
+
+pytest.importorskip("pyarrow")
+
+NEW_LIST = """NeurIPS 2023 paper list
+
+We study contextual bandits with delayed and aggregated feedback and give an algorithm whose regret matches the lower bound up to logarithmic factors, with experiments on recommendation logs.
+
+Sparse autoencoders trained on the residual stream of a language model recover interpretable features; we measure how many of them survive a change of random seed and of dictionary size.
+
+A benchmark of 40 tabular datasets shows that gradient boosted trees still beat deep networks when features are heterogeneous, and we explain the gap with a study of rotation invariance.
+"""
+
+
+def _ingested(tmp_path, inputs):
+    lib = Library.open(tmp_path / "ingest.db")
+    lib.ingest(inputs)
+    return lib
+
+
+def _loaded(tmp_path, out, name="load.db"):
+    lib = Library.open(tmp_path / name)
+    lib.load(out)
+    return lib
+
+
+@pytest.mark.corpora
+@pytest.mark.slow
+def test_build_and_load_equal_ingest_on_examples_and_a_corpus(tmp_path, shared_corpora):
+    inputs = [EXAMPLES, shared_corpora / "pmlr_v247_colt2024"]
+    out = tmp_path / "build"
+    report = Library.build(inputs, out, shard_size=64)
+    with _ingested(tmp_path, inputs) as a, _loaded(tmp_path, out) as b:
+        assert report["counts"]["papers"] == a.stats()["papers"] == b.stats()["papers"] > 250
+        assert_same(snapshot(a), snapshot(b))
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["counts"]["papers"] == report["counts"]["papers"]
+    assert manifest["versions"]["model"] and len(manifest["shards"]) == report["shards"] >= 4
+
+
+def test_rebuild_with_one_more_input_computes_only_the_new_papers(tmp_path):
+    extra = tmp_path / "neurips.txt"
+    extra.write_text(NEW_LIST, encoding="utf-8")
+    out = tmp_path / "build"
+    first = Library.build([EXAMPLES], out, shard_size=40)
+    assert first["computed"] == 95 and first["shards_skipped"] == 0
+    again = Library.build([EXAMPLES], out)
+    assert again["computed"] == 0 and again["shards_skipped"] == again["shards"] == 3
+    with _loaded(tmp_path, out) as lib:
+        before = {p["id"] for p in lib.papers()}
+        second = Library.build([EXAMPLES, extra], out)
+        assert second["computed"] == 3  # only the three new abstracts reach the model
+        assert second["shards_skipped"] == 2  # shards 0-1 untouched; the last one gained papers
+        report = lib.load(out)
+        assert (report["added"], report["updated"], report["shards_skipped"]) == (3, 0, 2)
+        assert report["unchanged"] == 95 - 80  # the rest of the shard that grew
+        after = {p["id"] for p in lib.papers()}
+        assert before < after and len(after - before) == 3
+        assert len(lib.engine.vectors().ids) == 98
+        assert lib.search("sparse autoencoders residual stream", limit=1)[0].paper["id"] in after - before
+        assert lib.load(out)["shards_skipped"] == 3  # nothing left to load
+    with _ingested(tmp_path, [EXAMPLES, extra]) as a, _loaded(tmp_path, out, "fresh.db") as b:
+        assert_same(snapshot(a), snapshot(b))
+
+
+def test_interrupted_build_resumes_from_finished_shards(tmp_path):
+    out = tmp_path / "build"
+    said = []
+
+    def stop_after_two(text):
+        said.append(text)
+        if len(said) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        Library.build([EXAMPLES], out, shard_size=20, say=stop_after_two)
+    kept = json.loads((out / "manifest.json").read_text())["shards"]
+    assert [e["name"] for e in kept] == ["00000", "00001"]
+    assert "papers/s" in said[0] and "ETA" in said[0]
+    resumed = Library.build([EXAMPLES], out)
+    assert resumed["shards_skipped"] == 2 and resumed["computed"] == 95 - 40
+    ids = [r["id"] for e in json.loads((out / "manifest.json").read_text())["shards"]
+           for r in shards.read_table(out, "papers", e["name"], ["id"])]
+    assert len(ids) == len(set(ids)) == 95
+
+
+def test_load_refuses_a_folder_without_manifest(tmp_path, lib):
+    from paperscope.model import InputError
+
+    with pytest.raises(InputError, match="no manifest.json"):
+        lib.load(tmp_path)
