@@ -206,3 +206,18 @@ def test_a_query_from_another_field_warns_in_the_terminal(small_db):
     assert res.exit_code == 0, res.output
     assert "searched as:" in res.stdout
     assert "warning: only" in res.stdout and "results may be unrelated" in res.stdout
+
+
+def test_the_http_api_returns_the_translation_with_every_result(small_db):
+    from fastapi.testclient import TestClient
+
+    from paperscope.web.app import create_app
+
+    db, ids = small_db
+    with TestClient(create_app(db), base_url="http://127.0.0.1:8000") as client:
+        res = client.get("/api/search", params={"q": "低秩适配 大语言模型", "limit": 3})
+    assert res.status_code == 200
+    hits = res.json()
+    assert hits[0]["id"] == ids["lora"]
+    assert hits[0]["searched_as"] == "low-rank adaptation large language model"
+    assert [t["en"] for t in hits[0]["translation"]["terms"]] == ["low-rank adaptation", "large language model"]
