@@ -22,42 +22,27 @@ def ingest(
     as_json: bool = typer.Option(False, "--json", help="Print the ingest report as JSON."),
 ) -> None:
     """Read paper lists into the library (idempotent: re-ingesting changes nothing)."""
+    from ..store.sqlite import DiskFull
+    from .ingest_report import print_report, print_stopped, tracking
+
     with user_errors():
         with open_library() as lib, progress_bar(not as_json) as progress:
-            report = lib.ingest(paths, fmt=fmt, venue=venue, year=year, strict=strict,
-                                embed=embed, progress=progress)
+            update, state = tracking(progress)
+            try:
+                report = lib.ingest(paths, fmt=fmt, venue=venue, year=year, strict=strict,
+                                    embed=embed, progress=update)
+            except (KeyboardInterrupt, DiskFull) as exc:  # say what was kept
+                print_stopped(exc, state["phase"])
+                if isinstance(exc, KeyboardInterrupt):
+                    raise typer.Exit(130) from None
+                raise
             stats = lib.stats()
     if as_json:
         print_json({**report.to_dict(), "library": stats})
     else:
-        _print_report(report, stats)
+        print_report(report, stats)
     if not report.ok:
         raise typer.Exit(1)
-
-
-def _print_report(report, stats) -> None:
-    table = Table(title="ingest", show_lines=False)
-    for col in ("file", "format", "added", "merged", "unchanged", "dup", "skipped"):
-        table.add_column(col, justify="left" if col in ("file", "format") else "right")
-    for f in report.files:
-        table.add_row(Path(f.path).name, f.format, str(f.added), str(f.merged), str(f.unchanged),
-                      str(f.duplicates), str(f.skipped))
-    console.print(table)
-    for f in report.files:
-        if f.error:
-            err_console.print(f"[red]rejected[/] {f.error}", highlight=False, markup=True)
-        for p in f.warnings:
-            err_console.print(f"[yellow]warning[/] {p}", highlight=False, markup=True)
-        for p in f.problems[:20]:
-            err_console.print(f"[yellow]skipped[/] {p}", highlight=False, markup=True)
-        if len(f.problems) > 20:
-            err_console.print(f"... and {len(f.problems) - 20} more problems in {f.path}")
-    console.print(f"added {report.total('added')}, merged {report.total('merged')}, "
-                  f"unchanged {report.total('unchanged')}, skipped {report.total('skipped')}"
-                  + (f" ({', '.join(f'{k}: {v}' for k, v in report.skip_reasons().items())})"
-                     if report.total('skipped') else ""), highlight=False)
-    console.print(f"library: {stats['papers']} papers in {len(stats['collections'])} collections "
-                  f"({stats['path']})", highlight=False)
 
 
 @app.command("list")
