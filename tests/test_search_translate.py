@@ -125,7 +125,8 @@ def test_cedict_glosses_read_as_translations():
     assert cedict.gloss(["why?"]) == "why"
     assert cedict.gloss(["Yunnan province in southwest China, abbr. 滇[Dian1]"]) == "yunnan province"
     assert cedict.gloss(["one two three four five six"]) == ""
-    assert cedict.parse_line("學習 学习 [xue2 xi2] /to learn/to study/\n") == ("學習", "学习", ["to learn", "to study"])
+    assert cedict.parse_line("學習 学习 [xue2 xi2] /to learn/to study/\n") == (
+        "學習", "学习", "xue2 xi2", ["to learn", "to study"])
     assert cedict.parse_line("# comment") is None
 
 
@@ -140,6 +141,7 @@ def test_real_cedict_is_built_once_into_the_cache(tmp_path, monkeypatch):
         words = d.words
         assert words["图书馆"] == "library" and words["學習"] == words["学习"] == "learn"
         assert "學習".translate(d.simplified) == "学习"
+        assert words["结果"] == "outcome" and words["比"] == "compare"  # not "to bear fruit", "Belgium"
         cached = list(tmp_path.glob("*.tsv"))
         assert len(cached) == 1 and not stale.exists()
         cedict.load.cache_clear()

@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-RECIPE = "cedict-gloss/3"
+RECIPE = "cedict-gloss/5"
 DATA_FILE = "cedict_1_0_ts_utf-8_mdbg.txt.gz"
 MAX_WORDS = 4  # a longer sense is an explanation, not a translation
 _SKIP = re.compile(r"^(surname|variant of|old variant|archaic variant|erhua variant|japanese variant|"
@@ -41,7 +41,7 @@ def gloss(senses: list[str]) -> str:
     """The first sense that reads as a translation, cleaned; '' when none does."""
     for sense in senses:
         sense = sense.strip()
-        if not sense or _SKIP.match(sense):
+        if not sense or _SKIP.match(sense) or "variant of" in sense:
             continue
         text = _CJK_REF.sub(" ", _BRACKETS.sub(" ", sense))
         text = re.split(r"[;,]", text)[0]
@@ -53,15 +53,17 @@ def gloss(senses: list[str]) -> str:
     return ""
 
 
-def parse_line(line: str) -> tuple[str, str, list[str]] | None:
-    """(traditional, simplified, senses) of one CC-CEDICT line, None for comments/odd lines."""
+def parse_line(line: str) -> tuple[str, str, str, list[str]] | None:
+    """(traditional, simplified, pinyin, senses) of one CC-CEDICT line, None for comments/odd
+    lines."""
     if not line or line[0] == "#":
         return None
     head, sep, rest = line.partition(" /")
     parts = head.split(" ", 2)
     if not sep or len(parts) < 2:
         return None
-    return parts[0], parts[1], rest.rstrip().rstrip("/").split("/")
+    pinyin = parts[2].strip("[] ") if len(parts) > 2 else ""
+    return parts[0], parts[1], pinyin, rest.rstrip().rstrip("/").split("/")
 
 
 def source() -> Path | None:
@@ -87,25 +89,29 @@ class Dictionary(NamedTuple):
 
 
 def build(src: Path) -> Dictionary:
-    """Headword -> gloss for every entry of `src` with a usable sense (first entry wins), and
-    the traditional -> simplified map of its one-character entries."""
-    out: dict[str, str] = {}
+    """Headword -> gloss for every entry of `src` with a usable sense, and the traditional ->
+    simplified map of its one-character entries. Where a headword has several entries, a
+    common word beats a proper noun (capitalised pinyin: 比 "compare", not "Belgium"), then
+    the entry with more senses, the word's main reading, wins (结果 "outcome", not "to bear
+    fruit"); then the first."""
+    best: dict[str, tuple[tuple[bool, int], str]] = {}
     chars: dict[int, str] = {}
     with gzip.open(src, "rt", encoding="utf-8") as f:
         for line in f:
             entry = parse_line(line)
             if entry is None:
                 continue
-            trad, simp, senses = entry
+            trad, simp, pinyin, senses = entry
             if len(trad) == 1 == len(simp) and trad != simp and not trad.isascii():
                 chars.setdefault(ord(trad), simp)
             text = gloss(senses)
             if not text:
                 continue
+            rank = (pinyin[:1].isupper(), -len(senses))
             for word in (simp, trad):
-                if word not in out and not word.isascii():
-                    out[word] = text
-    return Dictionary(out, chars)
+                if not word.isascii() and (word not in best or rank < best[word][0]):
+                    best[word] = (rank, text)
+    return Dictionary({w: text for w, (_, text) in best.items()}, chars)
 
 
 def cache_dir() -> Path:
