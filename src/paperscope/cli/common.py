@@ -73,6 +73,17 @@ def open_library(readonly: bool = False):
     return Library.open(state.db, readonly=readonly)
 
 
+def title_markup(paper: dict, style: str = "") -> str:
+    """A paper's title as Rich markup; a label derived from the abstract (the list gave no
+    title) carries a dim "(derived)" mark, as on the web pages."""
+    from rich.markup import escape
+
+    title = paper.get("title")
+    text = escape(title or paper.get("label") or "(untitled)")
+    text = f"[{style}]{text}[/]" if style else text
+    return text if title else f"{text} [dim](derived)[/]"
+
+
 def fail(message: str, code: int = 1) -> None:
     err_console.print(f"[bold red]error:[/] {message}", markup=True, highlight=False)
     raise typer.Exit(code)

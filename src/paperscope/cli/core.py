@@ -5,10 +5,11 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from .common import (app, console, err_console, fail, json_option, limit_option, open_library, print_json,
-                     progress_bar, user_errors, venue_option, year_option)
+                     progress_bar, title_markup, user_errors, venue_option, year_option)
 
 
 @app.command()
@@ -64,7 +65,7 @@ def list_papers(
     table.add_column("venue")
     table.add_column("title / label", overflow="fold")
     for p in papers:
-        table.add_row(p["id"], f"{p['venue']} {p['year'] or ''}", p["title"] or f"[dim]{p.get('label') or ''}[/]")
+        table.add_row(p["id"], escape(f"{p['venue']} {p['year'] or ''}"), title_markup(p))
     console.print(table)
     console.print(f"{len(papers)} papers", highlight=False)
 
@@ -79,9 +80,7 @@ def show(paper_id: str = typer.Argument(...), as_json: bool = typer.Option(False
     if as_json:
         print_json(paper)
         return
-    from rich.markup import escape
-
-    console.print(f"[bold]{escape(paper['title'] or paper.get('label') or '(untitled)')}[/]")
+    console.print(title_markup(paper, "bold"), highlight=False)
     console.print(f"[dim]{paper['id']} · {escape(str(paper['venue']))} {paper['year'] or ''}"
                   f"{' · ' + escape(paper['status']) if paper['status'] else ''}[/]")
     if paper["authors"]:

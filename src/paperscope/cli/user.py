@@ -10,11 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .common import (app, console, err_console, fail, json_option, limit_option, open_library, print_json,
-                     user_errors, venue_option, year_option)
-
-
-def _title(p: dict) -> str:
-    return p.get("title") or p.get("label") or "(untitled)"
+                     title_markup, user_errors, venue_option, year_option)
 
 
 @app.command()
@@ -61,7 +57,7 @@ def note(paper_id: str = typer.Argument(...),
     """Write a note on a paper (replaces the previous one)."""
     with user_errors(), open_library() as lib:
         paper = lib.note(paper_id, text)
-    console.print(f"{'noted' if paper['note'] else 'note cleared'}: {escape(_title(paper))}", highlight=False)
+    console.print(f"{'noted' if paper['note'] else 'note cleared'}: {title_markup(paper)}", highlight=False)
 
 
 @app.command()
@@ -69,7 +65,7 @@ def star(paper_id: str = typer.Argument(...), off: bool = typer.Option(False, "-
     """Star a paper."""
     with user_errors(), open_library() as lib:
         paper = lib.star(paper_id, not off)
-    console.print(f"{'starred' if paper['starred'] else 'unstarred'}: {escape(_title(paper))}", highlight=False)
+    console.print(f"{'starred' if paper['starred'] else 'unstarred'}: {title_markup(paper)}", highlight=False)
 
 
 @app.command("read")
@@ -77,7 +73,7 @@ def mark_read(paper_id: str = typer.Argument(...), off: bool = typer.Option(Fals
     """Mark a paper read."""
     with user_errors(), open_library() as lib:
         paper = lib.mark_read(paper_id, not off)
-    console.print(f"{'read' if paper['read'] else 'unread'}: {escape(_title(paper))}", highlight=False)
+    console.print(f"{'read' if paper['read'] else 'unread'}: {title_markup(paper)}", highlight=False)
 
 
 @app.command()
@@ -88,7 +84,7 @@ def irrelevant(paper_id: str = typer.Argument(...),
     with user_errors(), open_library() as lib:
         paper = lib.mark_irrelevant(paper_id, not off, tag=tag)
     scope = f" for {tag}" if tag else ""
-    console.print(f"{'not relevant' if not off else 'relevant again'}{escape(scope)}: {escape(_title(paper))}",
+    console.print(f"{'not relevant' if not off else 'relevant again'}{escape(scope)}: {title_markup(paper)}",
                   highlight=False)
 
 
@@ -107,7 +103,7 @@ def mine(tag: Optional[str] = typer.Option(None, "--tag"),
     for p in papers:
         marks = ("★" if p["starred"] else " ") + ("✓" if p["read"] else " ")
         tags = f" [cyan]{escape(', '.join(p['tags']))}[/]" if p["tags"] else ""
-        console.print(f"{marks} [dim]{p['id']}[/] {escape(_title(p))}{tags}", highlight=False)
+        console.print(f"{marks} [dim]{p['id']}[/] {title_markup(p)}{tags}", highlight=False)
         if p["note"]:
             console.print(f"      [italic]{escape(p['note'])}[/]", highlight=False)
     console.print(f"{len(papers)} papers", highlight=False)
@@ -133,7 +129,7 @@ def recommend(tag: Optional[str] = typer.Option(None, "--tag", help="Learn from 
     for r in results:
         p = r.paper
         where = f"{p.get('venue') or ''} {p.get('year') or ''}".strip()
-        console.print(f"{r.rank:>2}. [bold]{escape(_title(p))}[/] [dim]{p['id']} · {escape(where)} · "
+        console.print(f"{r.rank:>2}. {title_markup(p, 'bold')} [dim]{p['id']} · {escape(where)} · "
                       f"score {r.score:.2f}[/]", highlight=False)
         if explain and r.why:
             ex = r.why
@@ -154,11 +150,20 @@ def export_cmd(fmt: str = typer.Option(..., "--format", "-f", help="bibtex | ris
                collection: Optional[str] = typer.Option(None, "--collection"),
                ids: Optional[str] = typer.Option(None, "--ids", help="ID,ID,..."),
                limit: Optional[int] = typer.Option(None, "--limit", min=1),
+               skip_untitled: bool = typer.Option(False, "--skip-untitled",
+                                                  help="Leave out papers whose list gave no title."),
                output: Optional[Path] = typer.Option(None, "--output", "-o", help="File (default: stdout).")) -> None:
-    """Export a tag, a search, a collection (or everything) as a bibliography or reading list."""
+    """Export a tag, a search, a collection (or everything) as a bibliography or reading list.
+    Entries with a derived title or no authors are marked, and a warning on stderr says how many."""
+    def warn(line: str) -> None:
+        if not skip_untitled and "no real title" in line:
+            line += " (--skip-untitled leaves them out)"
+        err_console.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
+
     with user_errors(), open_library() as lib:
         text = lib.export(fmt, tag=tag, query=query, collection=collection,
-                          ids=ids.split(",") if ids else None, limit=limit)
+                          ids=ids.split(",") if ids else None, limit=limit,
+                          skip_untitled=skip_untitled, on_missing=warn)
     if output:
         output.parent.mkdir(parents=True, exist_ok=True)
         tmp = output.with_name(output.name + ".tmp")

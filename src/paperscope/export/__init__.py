@@ -9,7 +9,7 @@ from typing import Any
 
 from ..model import InputError
 from . import bibtex, csljson, markdown, ris, tables
-from .entry import assign_keys
+from .entry import assign_keys, missing_summary, without_untitled
 
 FORMATS = {
     "bibtex": ("bib", bibtex.render),
@@ -29,12 +29,17 @@ def normalise_format(fmt: str) -> str:
     return name
 
 
-def render(fmt: str, papers: list[dict[str, Any]], keys: dict[str, str], *, title: str | None = None) -> str:
+def render(fmt: str, papers: list[dict[str, Any]], keys: dict[str, str], *, title: str | None = None,
+           skip_untitled: bool = False) -> str:
+    """`skip_untitled` leaves out papers whose source gave no title (their shown title is a
+    derived label); the others carry a note saying what is derived or missing."""
     name = normalise_format(fmt)
     renderer = FORMATS[name][1]
+    if skip_untitled:
+        papers = without_untitled(papers)
     if name == "markdown" and title:
         return markdown.render(papers, keys, title=title)
     return renderer(papers, keys)
 
 
-__all__ = ["FORMATS", "assign_keys", "normalise_format", "render"]
+__all__ = ["FORMATS", "assign_keys", "missing_summary", "normalise_format", "render", "without_untitled"]

@@ -132,8 +132,60 @@ def keywords(paper: dict[str, Any]) -> list[str]:
     return list(seen.values())
 
 
+def has_title(paper: dict[str, Any]) -> bool:
+    return bool((paper.get("title") or "").strip())
+
+
+def missing(paper: dict[str, Any]) -> list[str]:
+    """What the source gave no value for: `title` (the shown title is derived), `authors`."""
+    out = [] if has_title(paper) else ["title"]
+    return out + ([] if paper.get("authors") else ["authors"])
+
+
 def untitled_note(paper: dict[str, Any]) -> str | None:
-    return None if paper.get("title") else "Title not given in the source list; shown title derived by paperscope."
+    """The marking an entry carries when its title is derived or its authors are unknown."""
+    gone = missing(paper)
+    if not gone:
+        return None
+    parts = []
+    if "title" in gone:
+        parts.append("Title not given in the source list; shown title derived by paperscope "
+                     "from the abstract")
+    if "authors" in gone:
+        parts.append("authors not given in the source list")
+    text = "; ".join(parts)
+    return text[:1].upper() + text[1:] + "."
+
+
+HINT = ("Ingesting the proceedings (an OpenReview, PMLR or virtual-site export) fills in titles "
+        "and authors by merging.")
+
+
+def missing_summary(papers: list[dict[str, Any]]) -> str | None:
+    """One line on what an export lacks, or None when every entry has a real title and
+    authors: "3 of 12 entries have no real title (a derived label stands in); 3 have no
+    authors. Ingesting the proceedings ... fills in titles and authors by merging." """
+    untitled = sum(1 for p in papers if not has_title(p))
+    anonymous = sum(1 for p in papers if not p.get("authors"))
+    if not untitled and not anonymous:
+        return None
+    n = len(papers)
+
+    def have(k: int) -> str:
+        return "has" if k == 1 else "have"
+
+    parts = []
+    if untitled:
+        parts.append(f"{untitled} of {n} {'entry' if n == 1 else 'entries'} {have(untitled)} no "
+                     f"real title (a derived label stands in)")
+    if anonymous:
+        lead = f"{anonymous}" if untitled else f"{anonymous} of {n} {'entry' if n == 1 else 'entries'}"
+        parts.append(f"{lead} {have(anonymous)} no authors")
+    return "; ".join(parts) + ". " + HINT
+
+
+def without_untitled(papers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [p for p in papers if has_title(p)]
 
 
 # --------------------------------------------------------------------------- citation keys

@@ -8,7 +8,7 @@ from ..filters import Filter
 from ..model import InputError
 from ..userdata import resolve_ids, tagged_ids
 from . import render
-from .entry import assign_keys
+from .entry import assign_keys, missing_summary, without_untitled
 
 QUERY_LIMIT = 500
 
@@ -54,9 +54,18 @@ def paper_dicts(store, ids: list[str]) -> list[dict[str, Any]]:
 
 def export(store, search: Callable[[str, int], list[str]], fmt: str, *, tag: str | None = None,
            query: str | None = None, collection: str | None = None, ids: list[str] | None = None,
-           limit: int | None = None) -> str:
+           limit: int | None = None, skip_untitled: bool = False,
+           on_missing: Callable[[str], None] | None = None) -> str:
+    """The export text; `on_missing` hears one line on entries without a real title or
+    authors (and on entries left out by `skip_untitled`)."""
     pids = select_ids(store, search, tag=tag, query=query, collection=collection, ids=ids, limit=limit)
     papers = paper_dicts(store, pids)
     title = (f"Reading list: {tag}" if tag else f"Reading list: {query}" if query
              else f"Reading list: {collection}" if collection else "Reading list")
-    return render(fmt, papers, assign_keys(store.citation_rows()), title=title)
+    kept = without_untitled(papers) if skip_untitled else papers
+    if on_missing:
+        if len(kept) < len(papers):
+            on_missing(f"left out {len(papers) - len(kept)} of {len(papers)} entries without a real title")
+        if (summary := missing_summary(kept)):
+            on_missing(summary)
+    return render(fmt, kept, assign_keys(store.citation_rows()), title=title)
