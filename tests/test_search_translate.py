@@ -9,7 +9,7 @@ import pytest
 from paperscope.search import cedict, translate
 from paperscope.search.translate import translate_query
 
-HAN = re.compile(r"[\u3400-\u9fff]")
+HAN = re.compile(r"[\u3400-\u9fff]+")
 # A stand-in for CC-CEDICT: general senses, some of them wrong for ML (as the real one is).
 SMALL_DICT = {"图": "diagram", "元": "yuan", "强化": "strengthen", "学习": "learn", "红烧肉": "braised pork",
               "做法": "method of making", "天气": "weather", "怎么样": "how", "图书馆": "library"}
@@ -71,6 +71,7 @@ def test_traditional_characters_reach_the_glossary(small_dict):
 
 def test_full_width_input_is_read_as_ascii(small_dict):
     assert translate_query("扩散模型，ｙｅａｒ：２０２０").english == "diffusion model year:2020"
+    assert translate_query("演员-评论家 原始–对偶").english == "actor-critic primal-dual"
 
 
 def test_english_queries_come_back_unchanged():
@@ -108,7 +109,9 @@ def test_glossary_file_is_well_formed_and_broad():
     rows = [line.split("\t") for line in text.splitlines() if line.strip() and not line.startswith("#")]
     keys = [r[0] for r in rows]
     assert len(keys) == len(set(keys)), "a Chinese term appears twice"
-    assert all(len(r) <= 2 and HAN.search(r[0]) for r in rows)
+    # the translator looks up runs of Chinese characters only: a key with Latin letters or
+    # digits ("Q学习") could never match
+    assert all(len(r) <= 2 and HAN.fullmatch(r[0]) for r in rows), [r[0] for r in rows if not HAN.fullmatch(r[0])]
     english = [r[1] for r in rows if len(r) == 2 and r[1]]
     assert all(e.isascii() and e == e.strip() for e in english)
     assert len(english) >= 1000

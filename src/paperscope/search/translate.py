@@ -35,6 +35,7 @@ _COST = {"glossary": 1.0, "stop": 1.0, "dictionary": 2.5, "unknown": 4.0}
 _DICT_MAX = 8  # longest dictionary word tried, in characters
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_HAN_DASH = re.compile(r"(?<=[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])[-‐‑–—](?=[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
 # The query language's tokens (search/query.py): optional -, optional key:, a "phrase" or a word.
 _TOKEN = re.compile(r'(-?)([A-Za-z]+:)?("[^"]*"?|[^\s"]+)')
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "「": '"', "」": '"', "『": '"', "』": '"',
@@ -172,8 +173,10 @@ def translate_run(run: str, gloss: dict[str, str] | None = None) -> list[Term]:
 
 def _normalise(text: str) -> str:
     """Full-width forms to ASCII (NFKC: ｙｅａｒ：２０２０ -> year:2020), Chinese quotes to ",
-    Chinese punctuation to spaces."""
-    return unicodedata.normalize("NFKC", str(text or "")).translate(_QUOTES)
+    Chinese punctuation to spaces, a dash between Chinese characters dropped (编码器-解码器 is
+    looked up as 编码器解码器)."""
+    text = unicodedata.normalize("NFKC", str(text or "")).translate(_QUOTES)
+    return _HAN_DASH.sub("", text)
 
 
 def _english(terms: list[Term]) -> str:
