@@ -19,6 +19,9 @@ from .store import open_store
 if TYPE_CHECKING:  # imported on first use: a one-shot command loads only what it needs
     from .analysis.service import Analysis
     from .ingest import IngestReport
+    from .expertise.profile import Profile
+    from .expertise.results import AuthorSuggestion, MatchHit
+    from .expertise.service import Expertise
     from .model import Recommendation, RelatedHit, SearchHit
     from .recommend import Recommender
     from .search.engine import SearchEngine
@@ -45,6 +48,7 @@ class Library:
         self._engine: SearchEngine | None = None
         self._analysis: Analysis | None = None
         self._recommender: Recommender | None = None
+        self._expertise: Expertise | None = None
         self._memo: dict[tuple, Any] = {}
 
     # ------------------------------------------------------------------ lifecycle
@@ -94,10 +98,18 @@ class Library:
             self._recommender = Recommender(self.store, self.engine.vectors)
         return self._recommender
 
+    @property
+    def expertise(self) -> "Expertise":
+        if self._expertise is None:
+            from .expertise.service import Expertise
+
+            self._expertise = Expertise(self.store, self.engine)
+        return self._expertise
+
     def invalidate(self) -> None:
         """Forget per-process derived state after a write (forwarded to every component)."""
         self._memo.clear()
-        for part in (self._engine, self._analysis, self._recommender):
+        for part in (self._engine, self._analysis, self._recommender, self._expertise):
             if part is not None:
                 part.invalidate()
 
@@ -378,6 +390,43 @@ class Library:
         return self._hits(self.recommender.recommend(
             positives=positives, negatives=dismissed_ids(self.store, tag), scope=self.filter(**filters),
             limit=limit, explain=explain))
+
+    # ---- expertise
+    def profile(self, profile: Any) -> "Profile":
+        """A profile (a person's papers) from a file of papers (BibTeX, RIS, CSL JSON, JSON/JSONL,
+        CSV), a tag, a list of paper ids or a list of texts."""
+        from .expertise.profile import resolve
+
+        return resolve(self.store, profile, self.expertise.matcher)
+
+    def match(self, profile: Any, *, venue: str | None = None, year: str | int | None = None,
+              limit: int | None = None, explain: bool = True, **filters: Any) -> list["MatchHit"]:
+        """Papers (of a venue / year, or the whole library) ranked by fit to a profile
+        (`profile()`'s argument, or a Profile), each with the profile papers and words
+        driving it; limit None ranks them all."""
+        prof = self.profile(profile)
+        scope = self.filter(venue=venue, year=year, **filters)
+        return self._hits(self.expertise.match(prof, scope=scope, limit=limit, explain=explain))
+
+    def reviewers(self, paper_id: str | None = None, *, text: str | None = None, limit: int = 10,
+                  exclude_authors: bool = True, exclude_coauthors: bool = True,
+                  conflicts: list[str] | None = None, min_papers: int = 2, **filters: Any) -> dict[str, Any]:
+        """Authors of the library suggested for a paper (id or unique prefix) or a text, each
+        with the papers that make them fit; the paper's authors, their co-authors and named
+        `conflicts` are left out unless told otherwise. Returns {query, own_authors,
+        conflicts_excluded, reviewers: [AuthorSuggestion]}."""
+        if paper_id is not None:
+            from .userdata import resolve_id
+
+            paper_id = resolve_id(self.store, paper_id)
+        return self.expertise.reviewers(paper_id, text=text, limit=limit, exclude_authors=exclude_authors,
+                                        exclude_coauthors=exclude_coauthors, conflicts=conflicts,
+                                        min_papers=min_papers, scope=self.filter(**filters))
+
+    def experts(self, text: str, *, limit: int = 10, min_papers: int = 2,
+                **filters: Any) -> list["AuthorSuggestion"]:
+        """Who here works on a topic: authors ranked by fit to some words, with evidence."""
+        return self.expertise.experts(text, limit=limit, min_papers=min_papers, scope=self.filter(**filters))
 
     def export(self, fmt: str, *, tag: str | None = None, query: str | None = None,
                collection: str | None = None, ids: list[str] | None = None,

@@ -13,6 +13,7 @@ from . import search as _search_commands  # noqa: F401,E402  search, related
 from . import analysis as _analysis_commands  # noqa: F401,E402  topics, map, compare
 from . import user as _user_commands  # noqa: F401,E402  tags, notes, recommend, export
 from . import web as _web_commands  # noqa: F401,E402  serve
+from . import expertise as _expertise_commands  # noqa: F401,E402  match, reviewers, experts
 from . import build as _build_commands  # noqa: F401,E402  build, load
 
 __all__ = ["app", "main"]

@@ -68,16 +68,19 @@ class TermVectors:
                            minlength=self.size).astype(np.float32)
 
 
-def fold(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Postings (term id << 3 | field, count) -> (sorted term ids, field-weighted tf)."""
+def fold(keys: np.ndarray, counts: np.ndarray, weights=FIELD_WEIGHTS) -> tuple[np.ndarray, np.ndarray]:
+    """Postings (term id << 3 | field, count) -> (sorted term ids, field-weighted tf); terms
+    only in fields of weight 0 are left out."""
     term = (keys >> 3).astype(np.int64)
-    tf = np.asarray(FIELD_WEIGHTS, np.float32)[(keys & 7).astype(np.int64)] * counts.astype(np.float32)
+    tf = np.asarray(weights, np.float32)[(keys & 7).astype(np.int64)] * counts.astype(np.float32)
     uniq, inverse = np.unique(term, return_inverse=True)
-    return uniq, np.bincount(inverse, weights=tf, minlength=len(uniq)).astype(np.float32)
+    tf = np.bincount(inverse, weights=tf, minlength=len(uniq)).astype(np.float32)
+    return uniq[tf > 0], tf[tf > 0]
 
 
-def build(store, index: LexicalIndex, chunk: int = CHUNK) -> TermVectors:
-    """Vectors for the papers of `index` (same positions). Postings are read `chunk` papers
+def build(store, index: LexicalIndex, chunk: int = CHUNK, weights=FIELD_WEIGHTS) -> TermVectors:
+    """Vectors for the papers of `index` (same positions); `weights` per field (postings.FIELDS
+    order; a field of weight 0 is left out, e.g. authors for expertise matching). Postings are read `chunk` papers
     at a time and folded to (position, term, tf) triples; a second pass weights them and
     places them term-major, so the transient memory stays near the size of the result."""
     n = index.size
@@ -88,10 +91,10 @@ def build(store, index: LexicalIndex, chunk: int = CHUNK) -> TermVectors:
         pos = index.positions(np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)))
         ok = pos >= 0
         covered[pos[ok]] = True
-        parts.append(_stored_tf(pos[ok], [r[2] for r, keep in zip(rows, ok.tolist()) if keep]))
+        parts.append(_stored_tf(pos[ok], [r[2] for r, keep in zip(rows, ok.tolist()) if keep], weights))
     missing = np.flatnonzero(~covered)
     if len(missing):  # papers without current postings: tokenised here, not stored
-        fresh = _tokenise(store, index, [int(index.rowids[p]) for p in missing])
+        fresh = _tokenise(store, index, [int(index.rowids[p]) for p in missing], weights)
         extra = [(int(p), *fresh.get(int(index.rowids[p]), _EMPTY)) for p in missing]
         parts.append((np.concatenate([np.full(len(t), p, np.int32) for p, t, _ in extra]),
                       np.concatenate([t for _, t, _ in extra]).astype(np.int32),
@@ -131,7 +134,7 @@ def build(store, index: LexicalIndex, chunk: int = CHUNK) -> TermVectors:
 _EMPTY = (np.zeros(0, np.int64), np.zeros(0, np.float32))
 
 
-def _stored_tf(pos: np.ndarray, blobs: list[bytes]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _stored_tf(pos: np.ndarray, blobs: list[bytes], weights=FIELD_WEIGHTS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(position, term id, field-weighted tf) of every (paper, term) in stored postings, parsed
     in one pass: each blob is k uint32 keys (term id << 3 | field) then k uint16 counts."""
     k = np.fromiter((len(b) // 6 for b in blobs), dtype=np.int64, count=len(blobs))
@@ -142,42 +145,46 @@ def _stored_tf(pos: np.ndarray, blobs: list[bytes]) -> tuple[np.ndarray, np.ndar
     counts = u16[is_count]
     doc = np.repeat(pos.astype(np.int32), k)
     term = (keys >> 3).astype(np.int32)
-    tf = np.asarray(FIELD_WEIGHTS, np.float32)[keys & 7] * counts
+    tf = np.asarray(weights, np.float32)[keys & 7] * counts
     # a paper's postings are sorted by (term, field): fold a term's fields together
     first = np.ones(len(term), dtype=bool)
     first[1:] = (term[1:] != term[:-1]) | (doc[1:] != doc[:-1])
     starts = np.flatnonzero(first)
     if not len(starts):
         return doc, term, tf
-    return doc[starts], term[starts], np.add.reduceat(tf, starts)
+    doc, term, tf = doc[starts], term[starts], np.add.reduceat(tf, starts)
+    keep = tf > 0  # terms only in fields of weight 0
+    return (doc, term, tf) if keep.all() else (doc[keep], term[keep], tf[keep])
 
 
-def _tokenise(store, index: LexicalIndex, rowids: list[int]) -> dict:
+def _tokenise(store, index: LexicalIndex, rowids: list[int], weights=FIELD_WEIGHTS) -> dict:
     """(term ids, tf) of papers that have no current postings (read-only or mid-ingest)."""
     out = {}
     for r in store.index_fields(rowids):
         _, counts = postings.row_postings(r)
-        out[int(r["rowid"])] = _counts_to_tf(store, index, counts.items())
+        out[int(r["rowid"])] = _counts_to_tf(store, index, counts.items(), weights)
     return out
 
 
-def _counts_to_tf(store, index: LexicalIndex, counts: Iterable[tuple[tuple[str, int], int]]) -> tuple[np.ndarray, np.ndarray]:
+def _counts_to_tf(store, index: LexicalIndex, counts: Iterable[tuple[tuple[str, int], int]],
+                  weights=FIELD_WEIGHTS) -> tuple[np.ndarray, np.ndarray]:
     counts = list(counts)
     ids = term_ids(store, index, (t for (t, _), _ in counts))
     tf: dict[int, float] = {}
     for (t, f), c in counts:
-        if t in ids:
-            tf[ids[t]] = tf.get(ids[t], 0.0) + FIELD_WEIGHTS[f] * c
+        if t in ids and weights[f] > 0:
+            tf[ids[t]] = tf.get(ids[t], 0.0) + weights[f] * c
     keys = np.array(sorted(tf), dtype=np.int64)
     return keys, np.array([tf[k] for k in keys.tolist()], dtype=np.float32)
 
 
-def paper_vector(store, index: LexicalIndex, tv: TermVectors, rowid: int) -> tuple[np.ndarray, np.ndarray]:
+def paper_vector(store, index: LexicalIndex, tv: TermVectors, rowid: int,
+                 weights=FIELD_WEIGHTS) -> tuple[np.ndarray, np.ndarray]:
     """A paper's own stored vector (what every other paper is compared with)."""
     blob = store.paper_postings(rowid, tokens.VERSION)
     if blob is not None:
-        return tv.vector(*fold(*postings.unpack(blob)))
-    return tv.vector(*_tokenise(store, index, [rowid]).get(rowid, _EMPTY))
+        return tv.vector(*fold(*postings.unpack(blob), weights))
+    return tv.vector(*_tokenise(store, index, [rowid], weights).get(rowid, _EMPTY))
 
 
 def text_vector(store, index: LexicalIndex, tv: TermVectors, text: str) -> tuple[np.ndarray, np.ndarray]:

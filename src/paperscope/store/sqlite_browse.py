@@ -126,6 +126,18 @@ class BrowseQueries:
             yield {"id": r[0], "title": r[1], "label": r[2], "abstract": r[3],
                    "authors": json.loads(r[4] or "[]"), "venue": r[5], "year": r[6]}
 
+    def author_lists(self) -> Iterator[tuple[int, str, list[str]]]:
+        """(row number, id, author names as written) of every paper with authors, oldest first
+        (the expertise component's author index)."""
+        rows = self.conn.execute("SELECT rowid, id, authors FROM papers WHERE authors != '[]' ORDER BY rowid")
+        for rowid, pid, authors in rows:
+            try:
+                names = json.loads(authors or "[]")
+            except ValueError:
+                continue
+            if isinstance(names, list):
+                yield int(rowid), pid, [str(n) for n in names if isinstance(n, str) and n.strip()]
+
     def data_version(self) -> int:
         """A number that moves whenever another connection commits a change."""
         return int(self.conn.execute("PRAGMA data_version").fetchone()[0])

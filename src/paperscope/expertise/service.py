@@ -1,0 +1,248 @@
+"""The expertise component: profiles scored against papers (`match`) and authors scored against
+a paper or a topic (`reviewers`, `experts`). Built from a store and the search engine (its
+vectors, lexical index and embedder); keeps the author index, its own author-free term vectors
+and per-scope hubness in memory until `invalidate()`."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..filters import Filter
+from ..model import InputError
+from ..search import semantic, tokens, vectors
+from . import authors as author_index
+from .profile import Profile, vectors_of
+from .results import AuthorSuggestion, MatchHit
+from .scoring import FIELD_WEIGHTS, RECIPE, Recipe, centred_against, grouped_scores, hubness, mix, \
+    profile_scores, top_indices
+
+HUB_MAX = 20_000  # hubness is computed within a scope of at most this many papers
+EVIDENCE = 3
+
+
+class Expertise:
+    def __init__(self, store, engine, recipe: Recipe = RECIPE):
+        self.store = store
+        self.engine = engine
+        self.recipe = recipe
+        self.invalidate()
+
+    def invalidate(self) -> None:
+        self._authors: author_index.AuthorIndex | None = None
+        self._author_pos: np.ndarray | None = None
+        self._terms: vectors.TermVectors | None = None
+        self._hub: dict[str, np.ndarray] = {}
+        self._matcher = None
+
+    # ------------------------------------------------------------------ state
+    def term_vectors(self) -> vectors.TermVectors:
+        if self._terms is None:
+            self._terms = vectors.build(self.store, self.engine.lexical(), weights=FIELD_WEIGHTS)
+        return self._terms
+
+    def authors(self) -> author_index.AuthorIndex:
+        if self._authors is None:
+            self._authors = author_index.build(self.store.author_lists())
+            self._author_pos = self.engine.lexical().positions(self._authors.pair_rowid)
+        return self._authors
+
+    def matcher(self):
+        """The library's papers indexed for linking a user's file (kept until a write)."""
+        if self._matcher is None:
+            from ..export.importer import Matcher
+
+            self._matcher = Matcher(p.to_dict() for p in self.store.papers())
+        return self._matcher
+
+    # ------------------------------------------------------------------ similarities
+    def _similarities(self, texts: list[str], vecs: np.ndarray, rowids: list[int | None]) -> np.ndarray:
+        """(items, lexical positions) pair similarities: centred embedding cosine mixed with
+        the author-free term-vector cosine."""
+        eng, index, tv = self.engine, self.engine.lexical(), self.term_vectors()
+        vec = eng.vectors()
+        sem = np.full((len(texts), index.size), np.nan, np.float32)
+        if vec.size:
+            rows = eng.vector_rows()
+            has = rows >= 0
+            sem[:, has] = centred_against(vecs, vec.matrix, eng.embedding_mean())[:, rows[has]]
+        lex = np.zeros((len(texts), index.size), np.float32)
+        for n, (text, rowid) in enumerate(zip(texts, rowids)):
+            tid, w = (vectors.paper_vector(self.store, index, tv, rowid, FIELD_WEIGHTS) if rowid is not None
+                      else vectors.text_vector(self.store, index, tv, text))
+            lex[n] = tv.cosines(tid, w)
+        return mix(sem, lex, self.recipe.semantic_weight)
+
+    def _scope_positions(self, scope: Filter) -> np.ndarray:
+        index = self.engine.lexical()
+        if scope.empty:
+            return np.arange(index.size)
+        pos = index.positions(self.engine.passing(scope))
+        return np.sort(pos[pos >= 0])
+
+    def _hubness(self, scope: Filter, cand: np.ndarray) -> np.ndarray:
+        """Each candidate's mean similarity to its 10 nearest papers of the scope (0 above
+        HUB_MAX papers); computed once per scope."""
+        if not self.recipe.hub or len(cand) > HUB_MAX or len(cand) < 3:
+            return np.zeros(len(cand), np.float32)
+        key = scope.key()
+        if key not in self._hub:
+            out = np.zeros(len(cand), np.float32)
+            index, tv = self.engine.lexical(), self.term_vectors()
+            rowids = index.rowids[cand]
+            vecs = vectors_of(self.engine, [_Row(int(r)) for r in rowids]) if self.engine.vectors().size else None
+            terms = _term_matrix(self.store, index, tv, rowids)
+            for a in range(0, len(cand), 1024):
+                b = min(len(cand), a + 1024)
+                lex = (terms[a:b] @ terms.T).toarray().astype(np.float32)
+                sem = (centred_against(vecs[a:b], vecs, self.engine.embedding_mean()) if vecs is not None
+                       else np.full_like(lex, np.nan))
+                block = mix(sem, lex, self.recipe.semantic_weight)
+                block[np.arange(b - a), np.arange(a, b)] = np.inf  # itself, removed below
+                k = min(11, len(cand))
+                top = -np.partition(-block, k - 1, axis=1)[:, :k]
+                top = np.where(np.isinf(top), np.nan, top)
+                out[a:b] = np.nanmean(top, axis=1)
+            if len(self._hub) > 16:
+                self._hub.clear()
+            self._hub[key] = out
+        return self._hub[key]
+
+    # ------------------------------------------------------------------ questions
+    def match(self, profile: Profile, *, scope: Filter = Filter(), limit: int | None = 20,
+              explain: bool = True) -> list[MatchHit]:
+        """Papers of `scope` ranked by fit to the profile (the profile's own papers left out)."""
+        with semantic.single_threaded_blas():
+            items = profile.items
+            sims = self._similarities([i.text for i in items], vectors_of(self.engine, items),
+                                      [i.rowid for i in items])
+            cand = self._scope_positions(scope)
+            index = self.engine.lexical()
+            own = set(index.positions(np.array([i.rowid for i in items if i.rowid is not None], np.int64)).tolist())
+            scores = profile_scores(sims[:, cand], self.recipe) - self.recipe.hub * self._hubness(scope, cand)
+            keep = ~np.isin(cand, list(own)) & np.isfinite(scores)
+            cand, scores, sims = cand[keep], scores[keep], sims[:, cand[keep]]
+            order = top_indices(scores, len(cand) if limit is None else max(0, int(limit)))
+            papers = self.engine.papers_at([int(index.rowids[cand[i]]) for i in order])
+            out = []
+            for i in order:
+                paper = papers.get(int(index.rowids[cand[i]]))
+                if paper is None:
+                    continue
+                why = self._evidence(items, sims[:, i], paper) if explain else None
+                out.append(MatchHit(paper, round(float(scores[i]), 6), len(out) + 1, why=why))
+            return out
+
+    def _evidence(self, items, pair: np.ndarray, paper: dict) -> dict[str, Any]:
+        best = np.argsort(-np.nan_to_num(pair, nan=-1.0), kind="stable")[:EVIDENCE]
+        drivers = [{"id": items[j].paper_id, "title": items[j].title, "similarity": round(float(pair[j]), 4)}
+                   for j in best]
+        text = semantic.paper_text(paper.get("title"), paper.get("abstract"))
+        return {"profile": drivers,
+                "terms": self.shared_terms(text, [items[j].text for j in best[:2]])}
+
+    def shared_terms(self, text: str, others: list[str], n: int = 6) -> list[str]:
+        """Distinctive words a text shares with others (highest idf first), as written."""
+        surface: dict[str, str] = {}
+        mine = set(tokens.terms(text, surface))
+        theirs = set().union(*(tokens.terms(t) for t in others)) if others else set()
+        shared = sorted(mine & theirs)
+        if not shared:
+            return []
+        ids = vectors.term_ids(self.store, self.engine.lexical(), shared)
+        tv = self.term_vectors()
+        known = [t for t in shared if t in ids]
+        idf = tv.idf_of(np.array([ids[t] for t in known], np.int64)) if known else np.zeros(0)
+        ranked = [t for _, t in sorted(zip(-idf, known))]
+        word = {}
+        for w, t in surface.items():
+            word.setdefault(t, w)
+        return [word.get(t, t) for t in ranked[:n]]
+
+    def reviewers(self, paper_id: str | None = None, *, text: str | None = None, limit: int = 10,
+                  exclude_authors: bool = True, exclude_coauthors: bool = True,
+                  conflicts: list[str] | None = None, min_papers: int = 2,
+                  scope: Filter = Filter()) -> dict[str, Any]:
+        """Authors ranked by fit to a paper of the library or a text. Conflicts of interest:
+        the paper's own authors, everyone who wrote a paper of the library with them, and any
+        named `conflicts` (with their co-authors) are left out unless told otherwise."""
+        if (paper_id is None) == (not text or not text.strip()):
+            raise InputError("give a paper id or a text (not both)")
+        idx = self.authors()
+        rowid, own = None, []
+        if paper_id is not None:
+            found = self.store.papers_by_id([paper_id]).get(paper_id)
+            if found is None:
+                raise InputError(f"no paper with id {paper_id!r} (see `paperscope list`)")
+            d = found.to_dict()
+            text = semantic.paper_text(d.get("title"), d.get("abstract"))
+            rowid = self.store.rowid_of(paper_id)
+            own = idx.of_paper(rowid)
+        named = [a for a in (idx.find(n) for n in conflicts or []) if a is not None]
+        excluded = set(named) | (set(own) if exclude_authors else set())
+        if exclude_coauthors and (own or named):
+            excluded |= idx.coauthors(set(own) | set(named)) - (set(own) if not exclude_authors else set())
+        ranked = self._rank_authors(text, rowid, excluded, limit, min_papers, scope)
+        return {"query": {"paper": paper_id, "text": None if paper_id else text},
+                "own_authors": [idx.names[a] for a in own],
+                "conflicts_excluded": len(excluded), "reviewers": ranked}
+
+    def experts(self, text: str, *, limit: int = 10, min_papers: int = 2,
+                scope: Filter = Filter()) -> list[AuthorSuggestion]:
+        """Who here works on a topic: authors ranked by fit to a few words or a text."""
+        if not text or not text.strip():
+            raise InputError("give some topic words")
+        return self._rank_authors(text, None, set(), limit, min_papers, scope)
+
+    def _rank_authors(self, text: str, rowid: int | None, excluded: set[int], limit: int,
+                      min_papers: int, scope: Filter) -> list[AuthorSuggestion]:
+        idx = self.authors()
+        with semantic.single_threaded_blas():
+            vec = self.engine.vectors()
+            row = vec.positions(np.array([rowid if rowid is not None else -1]))[0] if vec.size else -1
+            qvec = vec.matrix[row][None, :] if row >= 0 else self.engine.embed([text])
+            sims = self._similarities([text], qvec, [rowid])[0]
+            pos = self._author_pos
+            ok = pos >= 0
+            index = self.engine.lexical()
+            if rowid is not None:
+                ok &= pos != index.positions(np.array([rowid]))[0]
+            if not scope.empty:
+                allowed = np.zeros(index.size, bool)
+                allowed[self._scope_positions(scope)] = True
+                ok &= allowed[np.where(pos >= 0, pos, 0)]
+            owner, where = idx.pair_author[ok], pos[ok]
+            scores = grouped_scores(sims[where], owner, idx.size, self.recipe)
+            counts = np.bincount(owner, minlength=idx.size)
+            scores[counts < max(1, min_papers)] = -np.inf
+            if excluded:
+                scores[list(excluded)] = -np.inf
+            best = top_indices(scores, max(0, int(limit)))
+            out = []
+            for a in best:
+                mine = np.flatnonzero(owner == a)
+                top = mine[np.argsort(-sims[where[mine]], kind="stable")[:EVIDENCE]]
+                rowids = [int(index.rowids[where[j]]) for j in top]
+                titles = self.store.display_titles(list(self.store.ids_of_rowids(rowids).values()))
+                id_of = self.store.ids_of_rowids(rowids)
+                papers = [{"id": id_of[r], "title": titles.get(id_of[r], id_of[r]),
+                           "similarity": round(float(sims[where[j]]), 4)} for r, j in zip(rowids, top) if r in id_of]
+                out.append(AuthorSuggestion(idx.names[int(a)], round(float(scores[a]), 6), len(out) + 1,
+                                            int(counts[a]), papers))
+            return out
+
+
+class _Row:
+    """A library paper seen as a profile item (for `vectors_of`)."""
+
+    def __init__(self, rowid: int):
+        self.rowid, self.text = rowid, ""
+
+
+def _term_matrix(store, index, tv: vectors.TermVectors, rowids: np.ndarray):
+    """Rows: the author-free term vectors of these papers (CSR, unit rows)."""
+    from scipy import sparse
+
+    pos = index.positions(rowids)
+    full = sparse.csc_matrix((tv.data, tv.indices, tv.indptr), shape=(tv.size, len(tv.indptr) - 1))
+    return full.tocsr()[pos]

@@ -1,0 +1,172 @@
+"""Expertise through the facade, the CLI and the web: authors merged across venues and years,
+reviewer suggestions without conflicts of interest, experts for a topic, papers matched to a
+profile given as ids, a tag, texts or a BibTeX file."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from expertise_support import BIBTEX, NEW_BANDIT, make_library
+from paperscope.cli import app
+from paperscope.model import InputError
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("expertise")
+    lib, ids = make_library(folder)
+    yield lib, ids, folder
+    lib.close()
+
+
+def names(found):
+    return [a.name for a in found]
+
+
+def test_one_author_written_three_ways_is_one_profile(small):
+    lib, ids, _ = small
+    idx = lib.expertise.authors()
+    a = idx.find("Ana Müller")
+    assert a is not None and idx.find("A. Müller") == a == idx.find("Muller, Ana")
+    assert len(idx.papers_of(a)) == 3  # ICML 2021, NeurIPS 2022, ICML 2023
+    assert idx.find("Nobody Here") is None
+
+
+def test_reviewers_leave_out_authors_and_coauthors(small):
+    lib, ids, _ = small
+    out = lib.reviewers(ids[NEW_BANDIT["title"]], limit=5)
+    got = names(out["reviewers"])
+    assert set(out["own_authors"]) == {"Jane Roe", "Zed Newcomer"}
+    assert got[0] == "Dan Bandit" and "Eve Stone" not in got  # Eve has one paper here
+    few = names(lib.reviewers(ids[NEW_BANDIT["title"]], limit=5, min_papers=1)["reviewers"])
+    assert "Eve Stone" in few
+    assert not {"Jane Roe", "Zed Newcomer", "Carl Close"} & set(got + few)  # Carl wrote with Jane
+    top = out["reviewers"][0]
+    assert top.evidence and all("Bandit" in e["title"] or "bandit" in e["title"].lower() for e in top.evidence)
+
+
+def test_reviewers_can_keep_the_authors(small):
+    lib, ids, _ = small
+    out = lib.reviewers(ids[NEW_BANDIT["title"]], limit=3, min_papers=1, exclude_authors=False,
+                        exclude_coauthors=False)
+    assert {"Jane Roe", "Carl Close"} & set(names(out["reviewers"]))
+
+
+def test_named_conflicts_are_left_out(small):
+    lib, _, _ = small
+    out = lib.reviewers(text=NEW_BANDIT["abstract"], limit=5, min_papers=1, conflicts=["dan bandit"])
+    assert "Dan Bandit" not in names(out["reviewers"])
+    assert "Eve Stone" not in names(out["reviewers"])  # Dan's co-author
+
+
+def test_min_papers_keeps_one_paper_authors_out(small):
+    lib, _, _ = small
+    found = lib.experts("graph neural networks for molecules", limit=10)
+    assert found[0].name == "Ana Müller" and found[0].papers_count == 3
+    assert all(a.papers_count >= 2 for a in found)
+    assert "Rita Novel" in names(lib.experts("graph attention molecules", limit=10, min_papers=1))
+
+
+def test_match_ids_ranks_the_same_topic_first_and_leaves_the_profile_out(small):
+    lib, ids, _ = small
+    mine = [ids["Sparse Graph Networks for Molecules"], ids["Equivariant Message Passing for Protein Graphs"]]
+    hits = lib.match(mine, limit=3)
+    assert not set(mine) & {h.id for h in hits}
+    assert {h.id for h in hits[:2]} == {ids["Pretraining Graph Transformers on Molecular Conformers"],
+                                        ids["Molecular Property Prediction with Graph Attention"]}
+    ev = hits[0].to_json()["evidence"]
+    assert ev["profile"][0]["id"] in mine and ev["terms"]
+
+
+def test_match_within_a_venue_and_all(small):
+    lib, ids, _ = small
+    mine = [ids["Thompson Sampling for Linear Bandits with Delays"]]
+    hits = lib.match(mine, venue="COLT", limit=None)
+    assert {h.paper["venue"] for h in hits} == {"COLT"} and len(hits) == 2
+    assert len(lib.match(mine, limit=None)) == len(lib.papers()) - 1
+
+
+def test_match_from_texts_a_tag_and_a_bibtex_file(small):
+    lib, ids, folder = small
+    hits = lib.match(["image synthesis with denoising diffusion models"], limit=2)
+    assert {h.id for h in hits} == {ids["Denoising Diffusion for Image Synthesis"],
+                                    ids["Faster Sampling for Score-Based Generative Models"]}
+    lib.tag(ids["Low-Rank Adaptation of Large Language Models"], "mine")
+    assert lib.match("mine", limit=1)[0].id != ids["Low-Rank Adaptation of Large Language Models"]
+    bib = folder / "ana.bib"
+    bib.write_text(BIBTEX, "utf-8")
+    prof = lib.profile(bib)
+    assert prof.describe()["papers"] == 3 and prof.describe()["in_library"] == 2
+    top = lib.match(prof, limit=2)
+    assert top[0].id in {ids["Equivariant Message Passing for Protein Graphs"],
+                         ids["Molecular Property Prediction with Graph Attention"]}
+
+
+def test_bad_profiles_are_user_errors(small):
+    lib, _, folder = small
+    with pytest.raises(InputError):
+        lib.match("no-such-tag")
+    with pytest.raises(InputError):
+        lib.match([])
+    empty = folder / "empty.bib"
+    empty.write_text("", "utf-8")
+    with pytest.raises(InputError):
+        lib.match(empty)
+
+
+runner = CliRunner()
+
+
+def test_cli_match_reviewers_experts(small):
+    lib, ids, folder = small
+    db = str(lib.path)
+    bib = folder / "ana-cli.bib"
+    bib.write_text(BIBTEX, "utf-8")
+    res = runner.invoke(app, ["--db", db, "match", "--profile", str(bib), "-n", "3", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["profile"]["in_library"] == 2 and len(data["results"]) == 3
+    assert {"rank", "score", "evidence"} <= set(data["results"][0])
+    res = runner.invoke(app, ["--db", db, "match", "--profile", str(bib), "--explain"])
+    assert res.exit_code == 0 and "near" in res.stdout and "shared words" in res.stdout
+    res = runner.invoke(app, ["--db", db, "reviewers", ids[NEW_BANDIT["title"]], "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["reviewers"][0]["name"] == "Dan Bandit"
+    res = runner.invoke(app, ["--db", db, "experts", "diffusion", "image", "synthesis"])
+    assert res.exit_code == 0 and "Wei Chen" in res.stdout
+    res = runner.invoke(app, ["--db", db, "match", "--tag", "x", "--ids", "y"])
+    assert res.exit_code == 2
+    res = runner.invoke(app, ["--db", db, "match", "--profile", str(folder / "missing.bib")])
+    assert res.exit_code == 1 and "no such file" in res.output
+
+
+def test_web_match_page_escapes_pasted_text(small):
+    from fastapi.testclient import TestClient
+
+    from paperscope.web.app import create_app
+
+    lib, ids, _ = small
+    with TestClient(create_app(lib.path), base_url="http://127.0.0.1:8000") as client:
+        _web_checks(client, ids)
+
+
+def _web_checks(client, ids):
+    page = client.get("/match")
+    assert page.status_code == 200 and 'id="profile-file"' in page.text and "<script>" not in page.text.split("</main>")[0]
+    hostile = "@article{x, title = {<script>alert(1)</script> Graph networks for molecules},\n abstract = {Graph neural networks for molecular property prediction.}, year = {2024}}"
+    res = client.post("/match", data={"text": hostile, "collection": ""})
+    assert res.status_code == 200
+    assert "<script>alert(1)</script>" not in res.text and "&lt;script&gt;" in res.text
+    assert "Sparse Graph Networks for Molecules" in res.text
+    assert "Content-Security-Policy" in res.headers or "content-security-policy" in res.headers
+    res = client.get("/experts", params={"q": "bandits regret"})
+    assert res.status_code == 200 and "Dan Bandit" in res.text
+    res = client.get("/reviewers", params={"paper": ids[NEW_BANDIT["title"]]})
+    assert res.status_code == 200 and "Jane Roe" in res.text
+    api = client.get("/api/experts", params={"q": "diffusion image synthesis"}).json()
+    assert api[0]["name"] == "Wei Chen"
+    api = client.post("/api/match", json={"ids": [ids["Sparse Graph Networks for Molecules"]]}).json()
+    assert api["profile"]["in_library"] == 1 and api["results"]
+    assert client.post("/api/match", json={"nothing": 1}).status_code == 400
