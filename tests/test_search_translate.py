@@ -126,6 +126,7 @@ def test_cedict_glosses_read_as_translations():
     assert cedict.gloss(["surname Tu", "CL:張|张[zhang1]", "diagram; picture"]) == "diagram"
     assert cedict.gloss(["variant of 圖|图[tu2]"]) == ""
     assert cedict.gloss(["why?"]) == "why"
+    assert cedict.gloss(["way of handling sth"]) == "way of handling"
     assert cedict.gloss(["Yunnan province in southwest China, abbr. 滇[Dian1]"]) == "yunnan province"
     assert cedict.gloss(["one two three four five six"]) == ""
     assert cedict.parse_line("學習 学习 [xue2 xi2] /to learn/to study/\n") == (

@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-RECIPE = "cedict-gloss/5"
+RECIPE = "cedict-gloss/6"
 DATA_FILE = "cedict_1_0_ts_utf-8_mdbg.txt.gz"
 MAX_WORDS = 4  # a longer sense is an explanation, not a translation
 _SKIP = re.compile(r"^(surname|variant of|old variant|archaic variant|erhua variant|japanese variant|"
@@ -34,6 +34,7 @@ _SKIP = re.compile(r"^(surname|variant of|old variant|archaic variant|erhua vari
 _BRACKETS = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _CJK_REF = re.compile(r"[\u3400-\u9fff|]+")
 _LEAD = re.compile(r"^(?:to be |to |a |an |the )", re.IGNORECASE)
+_FILLER = {"sth", "sb", "etc", "e.g", "i.e", "lit"}
 _TAIL = re.compile(r" (?:in|of|for|with|from|used|that|which|where|who|as) ", re.IGNORECASE)
 
 
@@ -45,7 +46,8 @@ def gloss(senses: list[str]) -> str:
             continue
         text = _CJK_REF.sub(" ", _BRACKETS.sub(" ", sense))
         text = re.split(r"[;,]", text)[0]
-        text = _LEAD.sub("", " ".join(text.split())).strip(" .?!'\"")
+        words = [w for w in text.split() if w.lower().strip(".") not in _FILLER]  # "handling sth"
+        text = _LEAD.sub("", " ".join(words)).strip(" .?!'\"")
         if len(text.split()) > MAX_WORDS:  # "Yunnan province in southwest China" -> "Yunnan province"
             text = _TAIL.split(text, 1)[0]
         if text and len(text.split()) <= MAX_WORDS and text.isascii():
