@@ -95,6 +95,16 @@ def test_interrupted_build_resumes_from_finished_shards(tmp_path):
     assert len(ids) == len(set(ids)) == 95
 
 
+def test_facts_or_model_of_another_version_are_not_reused(tmp_path):
+    out = tmp_path / "build"
+    Library.build([EXAMPLES], out, shard_size=50)
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["versions"]["facts"] = "older"
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    again = Library.build([EXAMPLES], out)
+    assert again["computed"] == 95 and again["shards_skipped"] == 0
+
+
 def test_load_refuses_a_folder_without_manifest(tmp_path, lib):
     from paperscope.model import InputError
 

@@ -104,6 +104,9 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, engine: str = "local
                     "inputs": [{"path": f.path, "format": f.format, "records": f.records, "skipped": f.skipped,
                                 "error": f.error} for f in ingest.files],
                     "shards": [], "counts": {}}
+        # Shards and cache hold facts and vectors of the versions they were made with: other versions, no reuse.
+        if old.get("versions") != versions:
+            entries = {}
         cache_index = {h: name for name, e in entries.items() if shards.shard_complete(folder, e)
                        for h in shards.shard_hashes(folder, name)}
         report = {"engine": engine, "papers": total, "shards": 0, "shards_skipped": 0, "computed": 0,
