@@ -14,7 +14,7 @@ $(BIN)/python:
 	$(BIN)/pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[test,cluster]'
+	$(BIN)/pip install --quiet -e '.[test,cluster,postgres]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -30,7 +30,7 @@ demo: ingest-examples
 ## test: unit, integration and browser tests (installs Debian chromium when missing)
 test: install
 	bash scripts/ensure-chromium.sh
-	$(BIN)/python -m pytest -q
+	PAPERSCOPE_TEST_POSTGRES=required $(BIN)/python -m pytest -q
 
 test-fast: install
 	$(BIN)/python -m pytest -q -m "not browser and not slow"

@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 
 import pytest
+from backends import BACKENDS, location, stop_server
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples" / "lists"
@@ -25,14 +26,24 @@ def shared_corpora() -> Path:
     return CORPORA
 
 
+@pytest.fixture(scope="session", params=BACKENDS)
+def backend(request) -> str:
+    """Each storage backend in turn: a SQLite file, a PostgreSQL database."""
+    return request.param
+
+
 @pytest.fixture()
-def lib(tmp_path):
-    """An empty library in a temporary file."""
+def lib(tmp_path, backend):
+    """An empty library (a temporary file, or a fresh PostgreSQL database)."""
     from paperscope.library import Library
 
-    library = Library.open(tmp_path / "lib.db")
+    library = Library.open(location(backend, tmp_path))
     yield library
     library.close()
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    stop_server()
 
 
 @pytest.fixture(scope="session")

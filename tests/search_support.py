@@ -70,11 +70,13 @@ def write_papers(path: Path, papers: list[dict] | None = None) -> Path:
     return path
 
 
-def make_library(folder: Path, *, embed: bool = False):
-    """A fresh library holding PAPERS; returns (library, {key: paper id})."""
+def make_library(folder: Path, *, embed: bool = False, backend: str = "sqlite"):
+    """A fresh library holding PAPERS (a file in `folder`, or a new PostgreSQL database);
+    returns (library, {key: paper id})."""
+    from backends import location
     from paperscope.library import Library
 
-    lib = Library.open(folder / "lib.db")
+    lib = Library.open(location(backend, folder))
     report = lib.ingest([write_papers(folder / "papers.jsonl")], embed=embed)
     assert report.to_dict()["added"] == len(PAPERS), report.to_dict()
     ids = {p["title"]: p["id"] for p in lib.papers()}

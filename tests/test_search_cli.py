@@ -17,11 +17,12 @@ runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
-def small(tmp_path_factory):
+def small(tmp_path_factory, backend):
     folder = tmp_path_factory.mktemp("cli")
-    lib, ids = make_library(folder, embed=True)
+    lib, ids = make_library(folder, embed=True, backend=backend)
+    where = lib.store.url if backend == "postgres" else folder / "lib.db"
     lib.close()
-    return folder / "lib.db", ids
+    return where, ids
 
 
 def run(db, *args):

@@ -10,8 +10,8 @@ TITLE = {p["key"]: p["title"] for p in PAPERS}
 
 
 @pytest.fixture(scope="module")
-def small(tmp_path_factory):
-    lib, ids = make_library(tmp_path_factory.mktemp("lexical"))
+def small(tmp_path_factory, backend):
+    lib, ids = make_library(tmp_path_factory.mktemp("lexical"), backend=backend)
     yield lib, ids
     lib.close()
 

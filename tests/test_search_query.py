@@ -76,8 +76,8 @@ def test_parser_never_raises(raw):
 
 
 @pytest.fixture(scope="module")
-def small(tmp_path_factory):
-    lib, ids = make_library(tmp_path_factory.mktemp("hostile"), embed=True)
+def small(tmp_path_factory, backend):
+    lib, ids = make_library(tmp_path_factory.mktemp("hostile"), embed=True, backend=backend)
     yield lib
     lib.close()
 
@@ -90,8 +90,9 @@ def test_hostile_queries_return_lists_and_leave_the_library_intact(small, mode):
         for r in results:
             assert {"id", "title", "label", "venue", "year", "score", "snippet", "rank"} <= set(r.to_json())
     assert small.stats()["papers"] == len(PAPERS)
-    assert small.store.conn.execute("SELECT COUNT(*) FROM papers_fts WHERE papers_fts MATCH 'flow'").fetchone()[0] >= 1
-    assert small.store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert len(small.store.matches_text('"flow"')) >= 1  # the full-text index still answers
+    if small.store.backend == "sqlite":
+        assert small.store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
 def test_sql_text_is_just_words(small):

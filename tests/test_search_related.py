@@ -9,8 +9,8 @@ from search_support import PAPERS, make_library
 
 
 @pytest.fixture(scope="module")
-def small(tmp_path_factory):
-    lib, ids = make_library(tmp_path_factory.mktemp("related"), embed=True)
+def small(tmp_path_factory, backend):
+    lib, ids = make_library(tmp_path_factory.mktemp("related"), embed=True, backend=backend)
     yield lib, ids
     lib.close()
 

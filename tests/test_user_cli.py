@@ -7,13 +7,14 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from backends import location
 from paperscope.cli import app
 from paperscope.library import Library
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory, samples_dir):
-    path = tmp_path_factory.mktemp("cli") / "lib.db"
+def db(tmp_path_factory, samples_dir, backend):
+    path = location(backend, tmp_path_factory.mktemp("cli"))
     with Library.open(path) as lib:
         lib.ingest([samples_dir], embed=False)
     return path

@@ -7,6 +7,7 @@ import shutil
 
 import pytest
 
+from backends import location
 from paperscope.library import Library
 from paperscope.model import InputError
 
@@ -20,8 +21,8 @@ def sample_copy(tmp_path, samples_dir):
 
 
 @pytest.fixture()
-def ulib(tmp_path, sample_copy):
-    library = Library.open(tmp_path / "user.db")
+def ulib(tmp_path, sample_copy, backend):
+    library = Library.open(location(backend, tmp_path))
     library.ingest([sample_copy], embed=False)
     yield library
     library.close()

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from .filters import Filter
 from .model import Hit, InputError, Paper
-from .store import open_store
+from .store import is_url, open_store
 
 if TYPE_CHECKING:  # imported on first use: a one-shot command loads only what it needs
     from .analysis.service import Analysis
@@ -29,11 +29,12 @@ if TYPE_CHECKING:  # imported on first use: a one-shot command loads only what i
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
 
-def default_db_path() -> Path:
-    """--db, else $PAPERSCOPE_DB, else the per-user data directory."""
+def default_db_path() -> Path | str:
+    """--db, else $PAPERSCOPE_DB (a file or a postgresql:// URL), else the per-user data
+    directory."""
     env = os.environ.get("PAPERSCOPE_DB")
     if env:
-        return Path(env).expanduser()
+        return env if is_url(env) else Path(env).expanduser()
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("paperscope", appauthor=False)) / "library.db"
@@ -55,14 +56,19 @@ class Library:
     @classmethod
     def open(cls, location: str | Path | None = None, *, readonly: bool = False,
              embedder: Any | None = None) -> "Library":
-        """Open (or, unless `readonly`, create) the library at `location`."""
-        path = Path(location).expanduser() if location else default_db_path()
-        if readonly and not path.exists():
-            raise InputError(f"no library at {path}: run `paperscope ingest` first")
-        return cls(open_store(path, readonly=readonly), embedder=embedder)
+        """Open (or, unless `readonly`, create) the library at `location`: a SQLite file or a
+        postgresql:// URL."""
+        location = location or default_db_path()
+        if not is_url(str(location)):
+            location = Path(location).expanduser()
+            if readonly and not location.exists():
+                raise InputError(f"no library at {location}: run `paperscope ingest` first")
+        return cls(open_store(str(location) if is_url(str(location)) else location, readonly=readonly),
+                   embedder=embedder)
 
     @property
-    def path(self) -> Path:
+    def path(self) -> Path | str:
+        """Where the library lives (a file, or a PostgreSQL URL without its password)."""
         return self.store.path
 
     def close(self) -> None:
@@ -161,6 +167,16 @@ class Library:
         out["derived"] = self.refresh_derived(progress=progress)
         return out
 
+    def copy_from(self, source: "Library", progress: Progress | None = None) -> dict[str, Any]:
+        """Copy every paper, collection, embedding and user mark of `source` (any backend) into
+        this library, keeping ids; then rebuild the indexes here."""
+        from .store.copy import copy_library
+
+        counts = copy_library(source.store, self.store, progress=progress)
+        self.invalidate()
+        counts["derived"] = self.refresh_derived(progress=progress)
+        return counts
+
     def remove_collection(self, name: str) -> dict[str, int]:
         with self.store.transaction():
             members, papers = self.store.remove_collection(name)
@@ -181,8 +197,8 @@ class Library:
             raise InputError(f"no collection named {collection!r} (see `paperscope stats`)")
         if topic is not None:
             found = self.find_collection(collection) if collection else None
-            topic_scope = (scope_key(venue=found["venue"], year=found["year"]) if found
-                           else scope_key(venue=venue, year=int(year) if str(year or "").isdigit() else None))
+            topic_scope = (self.analysis.scope_key(found["venue"], found["year"]) if found
+                           else self.analysis.scope_key(venue, year))
         return Filter.of(collection=collection, venue=venue, year=year, status=status, has_code=has_code,
                          paper_type=paper_type, exclude_type=exclude_type, topic=topic,
                          topic_scope=topic_scope, ids=ids)

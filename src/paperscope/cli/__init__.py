@@ -15,5 +15,6 @@ from . import user as _user_commands  # noqa: F401,E402  tags, notes, recommend,
 from . import web as _web_commands  # noqa: F401,E402  serve
 from . import expertise as _expertise_commands  # noqa: F401,E402  match, reviewers, experts
 from . import build as _build_commands  # noqa: F401,E402  build, load
+from . import db as _db_commands  # noqa: F401,E402  db start|stop, copy
 
 __all__ = ["app", "main"]

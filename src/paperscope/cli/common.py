@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
 import typer
@@ -26,14 +25,16 @@ err_console = Console(stderr=True)
 
 
 class State:
-    db: Optional[Path] = None
+    db: Optional[str] = None
 
 
 state = State()
 
 
 @app.callback()
-def _global(db: Optional[Path] = typer.Option(None, "--db", help="Library file (default: $PAPERSCOPE_DB, else the per-user data dir).")) -> None:
+def _global(db: Optional[str] = typer.Option(
+        None, "--db", help="Library: a SQLite file or a postgresql:// URL (default: $PAPERSCOPE_DB, "
+                           "else the per-user data dir).")) -> None:
     state.db = db
 
 

@@ -1,16 +1,27 @@
 """Storage: the only package that speaks SQL. `open_store(location)` gives the backend for a
-library location: a SQLite file (the embedded default). Every backend offers the same methods
-(papers and collections, filtered id lists, index data, user data, analysis runs), takes a
-`paperscope.filters.Filter` for "which papers" and returns plain values."""
+library location: a SQLite file (the embedded default) or a `postgresql://` URL (a shared
+server; the `postgres` extra). Both backends offer the same methods (papers and collections,
+filtered id lists, index data, user data, analysis runs), take a `paperscope.filters.Filter`
+for "which papers" and return plain values."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .sqlite import SQLiteStore, Store
 from .sqlite_user import ANY_TAG
 
-__all__ = ["ANY_TAG", "SQLiteStore", "Store", "open_store"]
+__all__ = ["ANY_TAG", "SQLiteStore", "Store", "is_url", "open_store"]
 
 
-def open_store(location: str | Path, *, readonly: bool = False) -> SQLiteStore:
+def is_url(location: object) -> bool:
+    """True for a PostgreSQL URL (postgresql://... or postgres://...)."""
+    return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
+
+
+def open_store(location: str | Path, *, readonly: bool = False) -> Any:
+    if is_url(location):
+        from .postgres import PostgresStore
+
+        return PostgresStore(str(location), readonly=readonly)
     return SQLiteStore(Path(location).expanduser(), readonly=readonly)

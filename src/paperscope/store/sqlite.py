@@ -4,7 +4,6 @@ paper/collection/membership queries; the other areas' queries come from the mixi
 parameterised; this package is the only place in paperscope that speaks SQL."""
 from __future__ import annotations
 
-import json
 import sqlite3
 from contextlib import contextmanager
 from importlib import resources
@@ -13,17 +12,12 @@ from typing import Any, Iterable, Iterator
 
 from ..filters import Filter
 from ..model import InputError, Paper
+from .rows import COPY_COLUMNS, ORDER_BY, PAPER_COLUMNS, membership_dict, paper_from_row
 from .sqlite_analysis import AnalysisData
 from .sqlite_browse import BrowseQueries
 from .sqlite_bulk import BulkData
 from .sqlite_index import IndexData
 from .sqlite_user import UserData
-
-PAPER_COLUMNS = (
-    "rowid, id, title, title_source, abstract, abstract_source, authors, keywords, status, urls, "
-    "external_id, label, facts"
-)
-
 
 class DiskFull(InputError):
     """The library file could not grow (SQLITE_FULL): the transaction in flight was rolled
@@ -175,8 +169,7 @@ class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
                 f"JOIN sources s ON s.id = m.source_id WHERE m.paper_id IN ({marks}) "
                 f"ORDER BY c.id, s.id", chunk)
             for r in rows:
-                out[r[0]].append({"name": r[1], "venue": r[2], "year": r[3], "source": r[4],
-                                  "position": r[5], "status": r[6]})
+                out[r[0]].append(membership_dict(*r[1:]))
         return out
 
     def papers(self, f: Filter | None = None, *, limit: int | None = None, offset: int = 0) -> list[Paper]:
@@ -196,21 +189,7 @@ class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
 
     def _to_papers(self, rows: list[sqlite3.Row]) -> list[Paper]:
         members = self.memberships([r["id"] for r in rows])
-        out = []
-        for r in rows:
-            cols = members.get(r["id"], [])
-            facts = json.loads(r["facts"] or "{}")
-            facts.setdefault("label", r["label"])
-            out.append(Paper(
-                id=r["id"], title=r["title"], title_source=r["title_source"],
-                abstract=r["abstract"], abstract_source=r["abstract_source"],
-                authors=json.loads(r["authors"]), keywords=json.loads(r["keywords"]),
-                status=r["status"] or next((c["status"] for c in cols if c["status"]), None),
-                urls=json.loads(r["urls"]),
-                venue=cols[0]["venue"] if cols else None, year=cols[0]["year"] if cols else None,
-                collections=cols, facts=facts,
-            ))
-        return out
+        return [paper_from_row(r, members.get(r["id"], [])) for r in rows]
 
     def count_papers(self) -> int:
         return self.conn.execute("SELECT COUNT(*) FROM papers").fetchone()[0]
@@ -235,6 +214,35 @@ class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
         cur = self.conn.execute("DELETE FROM papers WHERE id NOT IN (SELECT paper_id FROM memberships)")
         self.conn.execute("DELETE FROM sources WHERE id NOT IN (SELECT source_id FROM memberships)")
         return n_members, cur.rowcount
+
+
+    # ------------------------------------------------------------------ copying a library
+    def dump_table(self, name: str) -> Iterator[tuple]:
+        """Rows of a copied table (`rows.COPY_COLUMNS`), oldest first."""
+        cols = ", ".join(COPY_COLUMNS[name])
+        yield from self.conn.execute(f"SELECT {cols} FROM {name} ORDER BY {ORDER_BY.get(name, 'rowid')}")
+
+    def load_table(self, name: str, rows: Iterable[tuple]) -> None:
+        """Insert copied rows (existing ones are kept); inside a transaction."""
+        cols = COPY_COLUMNS[name]
+        self.conn.executemany(f"INSERT OR IGNORE INTO {name} ({', '.join(cols)}) "
+                              f"VALUES ({', '.join('?' for _ in cols)})", rows)
+
+    def dump_memberships(self) -> Iterator[tuple]:
+        """(paper id, collection name, source path, position, status) of every membership."""
+        yield from self.conn.execute(
+            "SELECT m.paper_id, c.name, s.path, m.position, m.status FROM memberships m "
+            "JOIN collections c ON c.id = m.collection_id JOIN sources s ON s.id = m.source_id ORDER BY c.id, s.id")
+
+    def load_memberships(self, rows: Iterable[tuple]) -> None:
+        cids = dict(self.conn.execute("SELECT name, id FROM collections"))
+        sids = dict(self.conn.execute("SELECT path, id FROM sources"))
+        self.conn.executemany("INSERT OR IGNORE INTO memberships(paper_id, collection_id, source_id, position, status) "
+                              "VALUES (?, ?, ?, ?, ?)", [(p, cids[c], sids[s], pos, st) for p, c, s, pos, st in rows])
+
+    def dump_embeddings(self) -> Iterator[tuple[str, str, int, bytes]]:
+        """(model, text hash, dim, float16 vector bytes) of every stored embedding."""
+        yield from self.conn.execute("SELECT model, text_hash, dim, vector FROM embeddings ORDER BY rowid")
 
 
 def _chunks(items: list, n: int) -> Iterator[list]:

@@ -54,7 +54,7 @@ class LibraryPool:
     (a tag written through another handle, a CLI ingest) forgets its derived state first."""
 
     def __init__(self, path: str | Path, size: int = 4):
-        self.path = Path(path)
+        self.path = str(path)
         self.size = max(1, size)
         self._free: queue.LifoQueue[Library] = queue.LifoQueue()
         self._versions: dict[int, int] = {}
