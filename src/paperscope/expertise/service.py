@@ -157,7 +157,10 @@ class Expertise:
         word = {}
         for w, t in surface.items():
             word.setdefault(t, w)
-        return [word.get(t, t) for t in ranked[:n]]
+        words = [word.get(t, t) for t in ranked]
+        words = [w for w in words if len(w) >= 3 and not any(ch.isdigit() for ch in w)]
+        # a joined compound ("primaldual") goes when one of its parts is shown
+        return [w for w in words if not any(o != w and o in w for o in words)][:n]
 
     def reviewers(self, paper_id: str | None = None, *, text: str | None = None, limit: int = 10,
                   exclude_authors: bool = True, exclude_coauthors: bool = True,
