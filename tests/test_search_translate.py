@@ -227,3 +227,19 @@ def test_the_http_api_returns_the_translation_with_every_result(small_db):
     assert hits[0]["id"] == ids["lora"]
     assert hits[0]["searched_as"] == "low-rank adaptation large language model"
     assert [t["en"] for t in hits[0]["translation"]["terms"]] == ["low-rank adaptation", "large language model"]
+
+
+def test_the_search_page_shows_what_a_chinese_query_was_searched_as(small_db):
+    from fastapi.testclient import TestClient
+
+    from paperscope.web.app import create_app
+
+    db, _ = small_db
+    with TestClient(create_app(db), base_url="http://127.0.0.1:8000") as client:
+        page = client.get("/search", params={"q": "扩散模型 <b>x</b>"}).text
+        assert "diffusion model &lt;b&gt;x&lt;/b&gt;" in page and "<b>x</b>" not in page
+        assert 'class="warning"' not in page
+        poor = client.get("/search/results", params={"q": "红烧肉的家常做法"}).text
+        assert 'class="warning"' in poor and "results may be unrelated" in poor
+        english = client.get("/search/results", params={"q": "diffusion"}).text
+        assert "searched-as" not in english

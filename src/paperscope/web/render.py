@@ -163,4 +163,5 @@ def present_hit(hit: Hit) -> dict[str, Any]:
     return {"paper": hit.paper, "score": hit.score,
             "snippet_segments": segments(snip["text"], snip["highlights"]) if snip else None,
             "explain": hit.why if isinstance(hit, SearchHit) else None,
-            "explanation": hit.why if isinstance(hit, Recommendation) else None}
+            "explanation": hit.why if isinstance(hit, Recommendation) else None,
+            "translated": hit.translated if isinstance(hit, SearchHit) else None}
