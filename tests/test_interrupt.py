@@ -100,6 +100,10 @@ def test_interrupted_ingest_leaves_whole_batches(tmp_path, samples_dir, sig):
                 proc.kill()
                 proc.wait()
     assert proc.returncode != 0, _output(tmp_path)
+    if sig == signal.SIGINT:  # Ctrl-C says what was kept
+        said = (tmp_path / "child.err").read_text(errors="replace")
+        assert proc.returncode == 130 and "interrupted" in said, _output(tmp_path)
+        assert "run the same command again" in said.lower(), _output(tmp_path)
     after = _check_consistent(db, before)
     assert landed <= after < before + BATCHES * BATCH
     # the library is still usable and a re-run completes the job without duplicates
