@@ -110,3 +110,27 @@ def test_load_refuses_a_folder_without_manifest(tmp_path, lib):
 
     with pytest.raises(InputError, match="no manifest.json"):
         lib.load(tmp_path)
+
+
+def test_cli_build_then_load(tmp_path):
+    import subprocess
+    import sys
+
+    extra = tmp_path / "neurips.txt"
+    extra.write_text(NEW_LIST, encoding="utf-8")
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "paperscope", "--db", str(tmp_path / "cli.db"), *args],
+                              capture_output=True, text=True, timeout=600)
+
+    built = run("build", str(extra), "--out", str(tmp_path / "b"), "--json")
+    assert built.returncode == 0, built.stderr
+    assert json.loads(built.stdout)["counts"] == {"papers": 3, "memberships": 3, "keys": 3, "collections": 1}
+    assert "papers/s" in built.stderr and "ETA" in built.stderr
+    loaded = run("load", str(tmp_path / "b"), "--json")
+    assert loaded.returncode == 0, loaded.stderr
+    assert json.loads(loaded.stdout)["added"] == 3
+    hits = json.loads(run("search", "gradient boosted trees tabular", "--json").stdout)
+    assert hits and "tabular" in hits[0]["abstract"]
+    bad = run("build", str(extra), "--out", str(tmp_path / "c"), "--engine", "spark")
+    assert bad.returncode == 1 and "unknown engine" in bad.stderr
