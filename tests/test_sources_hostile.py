@@ -261,3 +261,26 @@ def test_unstorable_characters_do_not_break_the_batch(tmp_path):
     path.write_text(json.dumps(recs), encoding="utf-8")  # \\ud800 escapes decode to lone surrogates
     files, papers = ingest(tmp_path, path, good_list(tmp_path))
     assert files["odd.json"].added == 3 and files["good.txt"].added == 2 and papers == 5
+
+
+def test_a_file_of_mostly_garbage_is_given_up_after_many_problems(tmp_path):
+    path = tmp_path / "papers.csv"
+    good = f'"T","{ABSTRACT}",2024,ICML\n'
+    path.write_text("title,abstract,year,venue\n" + good + "a,\n" * 200_000 + good, encoding="utf-8")
+    records, problems = split(sources.read(path))
+    assert len(records) == 1 and len(problems) == 1001
+    assert "too many problems: stopped reading after 1,000 problems and 1 records" in problems[-1].reason
+    # a big list with scattered bad records is read to the end
+    path.write_text("title,abstract,year,venue\n" + (good.replace("T", "U") + "a,\n") * 1500, encoding="utf-8")
+    records, problems = split(sources.read(path))
+    assert len(records) == 1500 and len(problems) == 1500
+
+
+def test_an_overlong_bibtex_entry_is_refused_whole(tmp_path):
+    path = tmp_path / "refs.bib"
+    path.write_text('@article{a,\n  title = {T},\n  abstract = {' + '"' * 300_000 + '},\n  year = 2024\n}\n'
+                    f"@inproceedings{{b,\n  title = {{U}},\n  booktitle = {{ICML}},\n  year = 2024,\n"
+                    f"  abstract = {{{ABSTRACT}}}\n}}\n", encoding="utf-8")
+    records, problems = split(sources.read(path))
+    assert [r.title for r in records] == ["U"]
+    assert problems[0].line == 1 and "too long: the entry at line 1 has more than 200,000 characters" in problems[0].reason

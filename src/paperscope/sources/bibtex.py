@@ -26,7 +26,7 @@ from .venues import canonical_venue, venue_in, year_in
 
 ENTRY_START = re.compile(r"^\s*@\s*([A-Za-z]+)\s*[{(]")
 _SKIP_TYPES = {"comment", "preamble"}
-MAX_BLOCK = 1 << 20  # characters in one entry
+MAX_BLOCK = 200_000  # characters in one entry (a real one, abstract included, has a few thousand)
 MAX_MACRO_TEXT = 1 << 16  # characters of @string macros one entry may use
 _MACRO_NAME = re.compile(r"\s*@\s*string\s*[{(]\s*([^\s=#{}(),\"]+)\s*=", re.I)
 _WORD = re.compile(r"[A-Za-z_][\w:.+/-]*")
@@ -111,7 +111,7 @@ def read_bibtex(path, ctx: ReadContext) -> Iterator[Record | Problem]:
                 yield ctx.counted(warning)
             if overflow:
                 yield ctx.problem(start, f"too long: the entry at line {start} has more than "
-                                  f"{MAX_BLOCK} characters (unbalanced braces?)")
+                                  f"{MAX_BLOCK:,} characters (unbalanced braces?)")
                 continue
             kind = ENTRY_START.match(block).group(1).lower()
             if kind in _SKIP_TYPES:

@@ -34,6 +34,7 @@ READERS: dict[str, Reader] = {
 }
 FORMATS: tuple[str, ...] = tuple(READERS)
 HEAD = 1 << 16
+MAX_PROBLEMS = 1000  # a file with more, and ten times more problems than records, is not read on
 _FRONT_MATTER_KEY = re.compile(r"^[A-Za-z_][\w-]*\s*:", re.M)
 _NUMBERED = re.compile(r"\[\s*[\w.-]*\s*\]\s*[^\s,\]]")  # "[1] We study ...": a list, not JSON
 
@@ -174,8 +175,18 @@ def _read(ctx: ReadContext, path, fmt) -> Iterator[Record | Problem]:
         except InputError as exc:
             yield Problem(ctx.source, 0, str(exc), fatal=True)
             return
+    items = READERS[fmt](path, ctx)
+    bad = 0
     try:  # the reader boundary: whatever a reader raises ends this file with a Problem
-        yield from READERS[fmt](path, ctx)
+        for item in items:
+            yield item
+            if isinstance(item, Problem) and not item.warning:
+                bad += 1
+                if bad >= MAX_PROBLEMS and bad > 10 * ctx.records:  # garbage, not a list with flaws
+                    items.close()
+                    yield Problem(ctx.source, item.line, f"too many problems: stopped reading after {bad:,} "
+                                  f"problems and {ctx.records:,} records (is this file a {fmt} file?)")
+                    return
     except Unreadable as exc:
         yield exc.problem if ctx.yielded == 0 else Problem(
             ctx.source, exc.problem.line, exc.problem.reason)
