@@ -67,6 +67,21 @@ class Progress:
         return text
 
 
+def _read_progress(say: Say | None, every: float = 5.0) -> Callable[[str, int, int], None]:
+    """Ingester progress as a line every few seconds: records read and records/s per file."""
+    last = [time.monotonic()]
+    start = [last[0]]
+
+    def update(phase: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if phase == "files":  # a new file starts
+            start[0], last[0] = now, now
+        elif say and phase.startswith("ingest ") and now - last[0] >= every:
+            last[0] = now
+            say(f"read {phase[7:]}: {done} records, {done / max(now - start[0], 1e-9):.0f} records/s")
+    return update
+
+
 def _duration(seconds: float) -> str:
     if seconds == float("inf"):
         return "?"
@@ -95,7 +110,7 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, engine: str = "local
     wall0, cpu0 = time.monotonic(), time.process_time()
     staging = SQLiteStore(folder / STAGING)
     try:
-        ingest = Ingester(staging, fmt=fmt, venue=venue, year=year).run(inputs)
+        ingest = Ingester(staging, fmt=fmt, venue=venue, year=year, progress=_read_progress(say)).run(inputs)
         stages: dict[str, Any] = {"read": {"wall_s": time.monotonic() - wall0, "cpu_s": time.process_time() - cpu0}}
         lo, hi = staging.rowid_span()
         total = staging.count_papers()
