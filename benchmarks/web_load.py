@@ -1,9 +1,14 @@
-"""Server latency under load: 20 concurrent clients for 30 s against the collection list page,
-the search API and the paper page of a 26k-paper library, through a real `paperscope serve`.
-Reports p50/p95/p99, throughput and errors; writes benchmarks/results/web_load.json.
+"""Server latency under load: closed-loop clients for 30 s against the collection list page,
+the search API (400 repeating queries: what the response cache sees), the paper page and
+unique searches (every query new: what the search itself costs) of a 26k-paper library,
+through a real `paperscope serve`. Reports p50/p95/p99, throughput, errors and the load
+average; writes benchmarks/results/web_load.json.
 
     .venv/bin/python benchmarks/web_load.py [--db benchmarks/.work/web_26k.db] [--papers 26000]
-        [--clients 20] [--seconds 30] [--pool 4] [--corpora ../shared/corpora]
+        [--clients 20,50] [--workers 1,2] [--cache off|on|both] [--targets "unique search,..."]
+        [--seconds 30] [--pool 4] [--corpora ../shared/corpora]
+
+`--db benchmarks/.cache/scale-26k.db` uses the library benchmarks/_search_scale.py builds.
 
 The library is built once (and reused): every shared corpus (real ingest, real embeddings), then
 synthetic near-copies of those papers (sentences rotated, titles reworded, in their own
@@ -54,7 +59,7 @@ def build_library(db: Path, corpora: Path, target: int, seed_from: Path | None =
             lib.refresh_derived(embed=True)
             print(f"embedded real papers ({time.perf_counter() - t0:.0f}s)", flush=True)
             _add_near_copies(lib, db, target)
-        lib.refresh_derived(embed=True)  # no-op once every paper has a vector
+        lib.refresh_derived(embed=True, analyse=False)  # no-op once every paper has a vector
         print(f"library: {lib.stats()['papers']} papers", flush=True)
 
 
@@ -130,6 +135,9 @@ def workload(db: Path, seed: int = 3) -> dict[str, list[str]]:
         ids = [r[0] for r in lib.store.conn.execute("SELECT id FROM papers ORDER BY rowid")]
         titles = [r[0] for r in lib.store.conn.execute(
             "SELECT title FROM papers WHERE title IS NOT NULL ORDER BY rowid LIMIT 20000")]
+        if len(titles) < 400:  # a title-less library: spans of abstracts instead
+            titles = [r[0] for r in lib.store.conn.execute(
+                "SELECT abstract FROM papers WHERE abstract IS NOT NULL ORDER BY rowid LIMIT 20000")]
     list_urls = []
     for _ in range(400):
         c = rng.choice(collections)
@@ -148,20 +156,50 @@ def workload(db: Path, seed: int = 3) -> dict[str, list[str]]:
     return {"list page": list_urls, "search API": search_urls, "paper page": paper_urls}
 
 
+def unique_searches(db: Path, n: int, seed: int = 5) -> list[str]:
+    """n search URLs, no query twice: 2-4 word spans of titles or abstracts (15 % quoted),
+    so neither the response cache nor any per-query memo can answer them."""
+    from paperscope.library import Library
+
+    rng = random.Random(seed)
+    with Library.open(db) as lib:
+        texts = [r[0] for r in lib.store.conn.execute(
+            "SELECT COALESCE(title, '') || ' ' || COALESCE(abstract, '') FROM papers ORDER BY rowid")]
+    seen: set[str] = set()
+    urls: list[str] = []
+    while len(urls) < n:
+        words = re.findall(r"[A-Za-z][A-Za-z-]{3,}", texts[rng.randrange(len(texts))])
+        if len(words) < 4:
+            continue
+        k = rng.choice([2, 3, 4])
+        start = rng.randrange(len(words) - k + 1)
+        q = " ".join(words[start:start + k]).lower()
+        q = f'"{q}"' if rng.random() < 0.15 else q
+        if q not in seen:
+            seen.add(q)
+            urls.append("/api/search?" + urlencode({"q": q, "limit": 20}))
+    return urls
+
+
 def run_load(host: str, port: int, urls: list[str], clients: int, seconds: float) -> dict:
+    """Closed loop: each client sends its next request when the last one is answered. The URLs
+    are handed out in order from one shared counter (a unique list is never repeated unless
+    the run outlasts it)."""
     latencies: list[float] = []
     errors: list[str] = []
     lock = threading.Lock()
     stop_at = time.perf_counter() + seconds
 
     hits = [0]
+    counter = iter(range(10 ** 12))
 
     def client(k: int) -> None:
         conn = http.client.HTTPConnection(host, port, timeout=30)
-        mine, bad, i, cached = [], [], k, 0
+        mine, bad, cached = [], [], 0
         while time.perf_counter() < stop_at:
+            with lock:
+                i = next(counter)
             url = urls[i % len(urls)]
-            i += clients
             t0 = time.perf_counter()
             try:
                 conn.request("GET", url)
@@ -226,12 +264,14 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--db", type=Path, default=ROOT / "benchmarks" / ".work" / "web_26k.db")
     ap.add_argument("--papers", type=int, default=26_000)
-    ap.add_argument("--clients", type=int, default=20)
+    ap.add_argument("--clients", default="20", help="one or more client counts, e.g. 20,50")
     ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--pool", type=int, default=4)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--workers", default="2", help="one or more server process counts, e.g. 1,2")
     ap.add_argument("--cache", choices=["both", "off", "on"], default="both",
                     help="run the server without its response cache, with it, or both")
+    ap.add_argument("--targets", default="list page,search API,paper page,unique search",
+                    help="comma-separated: list page, search API, paper page, unique search")
     ap.add_argument("--out", type=Path, default=RESULTS)
     ap.add_argument("--corpora", type=Path, default=ROOT.parent / "shared" / "corpora")
     ap.add_argument("--seed-vectors", type=Path, default=None, help="reuse vectors stored in this older library")
@@ -240,32 +280,53 @@ def main() -> int:
         print(f"skipped: no corpora at {args.corpora}")
         return 0
     build_library(args.db, args.corpora, args.papers, seed_from=args.seed_vectors)
-    targets = workload(args.db)
+    wanted = [t.strip() for t in args.targets.split(",") if t.strip()]
+    targets = {k: v for k, v in workload(args.db).items() if k in wanted}
+    clients_list = [int(c) for c in args.clients.split(",")]
+    workers_list = [int(w) for w in args.workers.split(",")]
+    unique = unique_searches(args.db, 60_000) if "unique search" in wanted else []
+    load0 = os.getloadavg()
     runs = {}
-    for cache in {"both": (False, True), "off": (False,), "on": (True,)}[args.cache]:
-        label = "cache on" if cache else "cache off"
-        proc, port = start_server(args.db, args.pool, args.workers, cache)
-        try:
-            _wait(port)
-            for urls in targets.values():  # warm up: model, vectors and memos of every handle
-                run_load("127.0.0.1", port, urls[-60:], args.pool * args.workers, 4)
-            rows = runs[label] = {}
-            for name, urls in targets.items():
-                rows[name] = r = run_load("127.0.0.1", port, urls, args.clients, args.seconds)
-                print(f"{label:9s} {name:10s} {r['requests']:6d} req {r['rps']:7.1f} req/s  p50 {r['p50_ms']:6.1f}  "
-                      f"p95 {r['p95_ms']:6.1f}  p99 {r['p99_ms']:6.1f} ms  errors {r['errors']}  "
-                      f"cache hits {100 * r['cache_hit_share']:.0f} %", flush=True)
-        finally:
-            proc.terminate()
-            proc.wait(timeout=20)
+    for workers in workers_list:
+        for cache in {"both": (False, True), "off": (False,), "on": (True,)}[args.cache]:
+            label = f"{workers} worker{'s' if workers > 1 else ''}, cache {'on' if cache else 'off'}"
+            proc, port = start_server(args.db, args.pool, workers, cache)
+            try:
+                _wait(port)
+                for urls in targets.values():  # warm up: model, vectors and memos of every handle
+                    run_load("127.0.0.1", port, urls[-60:], args.pool * workers, 4)
+                if unique:  # warm-up queries that the measured runs never send
+                    run_load("127.0.0.1", port, unique[-200:], args.pool * workers, 4)
+                rows = runs[label] = {}
+                taken = 0
+                for clients in clients_list:
+                    plan = dict(targets)
+                    if unique:
+                        plan["unique search"] = unique[taken:len(unique) - 200]
+                    for name, urls in plan.items():
+                        r = run_load("127.0.0.1", port, urls, clients, args.seconds)
+                        r["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+                        if name == "unique search":
+                            taken += r["requests"]
+                            r["repeated_queries"] = max(0, r["requests"] - len(urls))
+                        rows[f"{name}, {clients} clients"] = r
+                        print(f"{label:24s} {name:14s} {clients:3d} cl {r['requests']:6d} req {r['rps']:7.1f} req/s  "
+                              f"p50 {r['p50_ms']:6.1f}  p95 {r['p95_ms']:6.1f}  p99 {r['p99_ms']:6.1f} ms  "
+                              f"errors {r['errors']}  cache hits {100 * r['cache_hit_share']:.0f} %  "
+                              f"load {r['load_average_after'][0]}", flush=True)
+            finally:
+                proc.terminate()
+                proc.wait(timeout=20)
     from paperscope.library import Library
 
     with Library.open(args.db) as lib:
         papers = lib.stats()["papers"]
-    out = {"papers": papers, "clients": args.clients, "seconds_per_target": args.seconds, "pool": args.pool,
-           "workers": args.workers, "machine_cores": os.cpu_count(),
-           "client": "python threads, http.client keep-alive, separate process from the server",
-           "workload": "400 list pages / 400 title-word queries (15 % quoted phrases) / 400 paper pages, cycled",
+    out = {"papers": papers, "clients": clients_list, "seconds_per_target": args.seconds, "pool": args.pool,
+           "workers": workers_list, "machine_cores": os.cpu_count(),
+           "load_average_at_start": [round(x, 2) for x in load0],
+           "client": "python threads, http.client keep-alive, closed loop, separate process from the server",
+           "workload": "400 list pages / 400 title-word queries (15 % quoted phrases) / 400 paper pages, cycled; "
+                       "unique search: 2-4 word spans of titles or abstracts, every query new",
            "runs": runs, "command": " ".join(["benchmarks/web_load.py", *sys.argv[1:]])}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(out, indent=2, ensure_ascii=False))

@@ -103,10 +103,14 @@ def test_compare_two_venues(analysis_lib):
     assert abs(sum(t["a_share"] for t in out["topics"]) - 1) < 0.01
     assert abs(sum(t["b_share"] for t in out["topics"]) - 1) < 0.01
     assert all(t["a"] + t["b"] == t["size"] for t in out["topics"])  # no paper in both
-    assert out["distinctive"]["ICML 2024"] and out["distinctive"]["ICLR 2024"]
+    # two small samples of one population: few (here any) terms are significant, and it says so
+    assert all(abs(t["z"]) >= 1.96 for side in out["distinctive"].values() for t in side)
+    assert out["small"] == ["ICML 2024", "ICLR 2024"] and len(out["warnings"]) == 2
     assert sum(out["paper_types"]["ICML 2024"].values()) == 57
     with pytest.raises(Exception, match="no papers"):
         analysis_lib.compare("ICML 2024", "NeurIPS 1999")
+    with pytest.raises(Exception, match="same papers"):
+        analysis_lib.compare("ICML 2024", "icml  2024")
 
 
 def test_one_scope_one_stored_run_whichever_way_it_is_named(analysis_lib):

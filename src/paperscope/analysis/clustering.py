@@ -8,7 +8,6 @@ generator, ties are broken by the lowest index, and clusters are renumbered cano
 from __future__ import annotations
 
 import numpy as np
-from scipy import sparse
 
 
 def normalise(matrix: np.ndarray) -> np.ndarray:
@@ -35,6 +34,8 @@ def _plus_plus(x: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def _centroids(x: np.ndarray, assign: np.ndarray, k: int, previous: np.ndarray) -> np.ndarray:
+    from scipy import sparse  # only a fit needs it (a stored run is read without scipy)
+
     onehot = sparse.csr_matrix((np.ones(len(assign), dtype=np.float64), (assign, np.arange(len(assign)))),
                                shape=(k, len(assign)))
     sums = np.asarray(onehot @ x.astype(np.float64))

@@ -27,34 +27,49 @@ def log_odds(counts_a: np.ndarray, counts_b: np.ndarray, prior: np.ndarray) -> t
     return delta, delta / np.sqrt(var)
 
 
+SIGNIFICANT_Z = 1.96  # a term is listed only when its log-odds z-score says it really leans one way
+MIN_PAPERS = 3  # ... and it occurs in at least this many papers (and 1 %) of that side
+SMALL_SIDE = 100  # under this many papers a side's statistics are weak: the result says so
+
+
 def distinctive_terms(texts_a: list[str], texts_b: list[str], *, n: int = 15,
                       prior_scale: float = 1.0) -> dict[str, list[dict[str, Any]]]:
     """Most distinctive terms of each side. The prior is the pooled corpus: alpha_w =
     prior_scale * (count in a + count in b), i.e. an informative prior centred on the shared
-    vocabulary, so rare words need real evidence to rank."""
+    vocabulary, so rare words need real evidence to rank. Only significant terms (|z| >=
+    1.96) that several papers of their side use are listed: a word one paper repeats, or a
+    generic word ("different", "quality") that leans one way by chance in small samples, is not
+    distinctive. Two small samples of one population may well have none."""
     terms = Terms(list(texts_a) + list(texts_b), min_df=3)
     counts = terms.counts
     ya = np.asarray(counts[:len(texts_a)].sum(axis=0)).ravel()
     yb = np.asarray(counts[len(texts_a):].sum(axis=0)).ravel()
+    present = counts > 0
+    docs_a = np.asarray(present[:len(texts_a)].sum(axis=0)).ravel()
+    docs_b = np.asarray(present[len(texts_a):].sum(axis=0)).ravel()
     prior = prior_scale * (ya + yb)
     delta, z = log_odds(ya, yb, np.maximum(prior, 1e-3))
 
-    def side(sign: int) -> list[dict[str, Any]]:
+    def side(sign: int, docs: np.ndarray, size: int) -> list[dict[str, Any]]:
         order = sorted(range(len(z)), key=lambda j: (-sign * z[j], terms.vocab[j]))
+        enough = max(MIN_PAPERS, 0.01 * size)
         out: list[dict[str, Any]] = []
         said: list[set[str]] = []
         for j in order:
-            if sign * z[j] <= 0 or len(out) >= n:
+            if sign * z[j] < SIGNIFICANT_Z or len(out) >= n:
                 break
+            if docs[j] < enough:
+                continue
             words = set(terms.vocab[j].split())
             if any(words <= s for s in said):
                 continue  # "llm" after "llm prompt", "language" after "language model"
             said.append(words)
             out.append({"term": terms.display[j], "z": round(float(z[j]), 3),
-                        "log_odds": round(float(delta[j]), 4), "count_a": int(ya[j]), "count_b": int(yb[j])})
+                        "log_odds": round(float(delta[j]), 4), "count_a": int(ya[j]), "count_b": int(yb[j]),
+                        "papers_a": int(docs_a[j]), "papers_b": int(docs_b[j])})
         return out
 
-    return {"a": side(1), "b": side(-1)}
+    return {"a": side(1, docs_a, len(texts_a)), "b": side(-1, docs_b, len(texts_b))}
 
 
 def paper_type(paper: dict[str, Any]) -> str:
@@ -86,6 +101,8 @@ def compare(analysis: Any, a: str, b: str, *, level: str | int = "coarse") -> di
     name_b, papers_b = resolve(analysis, b)
     ids_a = {p["id"] for p in papers_a}
     ids_b = {p["id"] for p in papers_b}
+    if ids_a == ids_b:
+        raise InputError(f"{name_a!r} and {name_b!r} are the same papers: compare two different collections")
     union = {p["id"]: p for p in papers_a + papers_b}
     result = analysis.topic_result(list(union.values()),
                           scope=scope_key(collections=[name_a, name_b]), level=level)
@@ -105,11 +122,15 @@ def compare(analysis: Any, a: str, b: str, *, level: str | int = "coarse") -> di
         "a": {"name": name_a, "papers": len(papers_a), "unassigned": len(papers_a) - n_a},
         "b": {"name": name_b, "papers": len(papers_b), "unassigned": len(papers_b) - n_b},
         "shared_papers": len(ids_a & ids_b),
+        "small": [name for name, papers in ((name_a, papers_a), (name_b, papers_b)) if len(papers) < SMALL_SIDE],
+        "warnings": [f"{name} has only {len(papers)} papers: shares and distinctive terms are weak evidence"
+                     for name, papers in ((name_a, papers_a), (name_b, papers_b)) if len(papers) < SMALL_SIDE],
         "topics": rows,
         "distinctive": {name_a: terms["a"], name_b: terms["b"]},
         "paper_types": {name_a: dict(sorted(Counter(paper_type(p) for p in papers_a).items())),
                         name_b: dict(sorted(Counter(paper_type(p) for p in papers_b).items()))},
         "method": {"topics": "spherical k-means on the union of both venues, c-TF-IDF labels",
                    "terms": "weighted log-odds, informative Dirichlet prior = pooled counts "
-                            "(Monroe et al. 2008); z-scores"},
+                            "(Monroe et al. 2008); z-scores; listed when |z| >= 1.96 and used by "
+                            ">= 3 papers (and 1 %) of the side"},
     }

@@ -14,7 +14,9 @@ from typing import Any
 import numpy as np
 
 from .clustering import nearest, normalise, spherical_kmeans
-from .terms import Terms, class_tfidf, label_from_terms, top_terms
+
+# .terms (scikit-learn's stop words: seconds to import) is imported only by a fit, so reading a
+# stored run in a fresh process (the first /map after an ingest) does not pay for it.
 
 LEVELS = ("coarse", "fine")
 SEED = 20240
@@ -63,6 +65,8 @@ class TopicFit:
 
 
 def _unique_labels(candidates: list[list[str]]) -> list[str]:
+    from .terms import label_from_terms
+
     labels, seen = [], set()
     for cands in candidates:
         label = label_from_terms(cands)
@@ -93,6 +97,8 @@ def fit_topics(ids: list[str], texts: list[str], matrix: np.ndarray, *,
                         np.zeros(0, np.float32))
     assign, centres = spherical_kmeans(x, k, seed=seed)
     k = len(centres)
+    from .terms import Terms, class_tfidf, top_terms
+
     terms = Terms(stexts, min_df=2 if len(sid) >= 20 else 1)
     candidates = top_terms(class_tfidf(terms, assign, k), terms)
     sim = (x * centres[assign]).sum(axis=1)

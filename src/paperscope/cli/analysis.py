@@ -108,8 +108,10 @@ def compare(
         table.add_row(escape(t["label"]), f"{100 * t['a_share']:.1f}", f"{100 * t['b_share']:.1f}")
     console.print(table)
     for name in (na, nb):
-        terms = ", ".join(t["term"] for t in result["distinctive"][name][:12])
+        terms = ", ".join(t["term"] for t in result["distinctive"][name][:12]) or "(no term stands out)"
         console.print(f"[bold]most distinctive of {escape(name)}:[/] {escape(terms)}")
+    for warning in result.get("warnings", []):
+        console.print(f"[yellow]note:[/] {escape(warning)}")
     for name in (na, nb):
         kinds = ", ".join(f"{k} {v}" for k, v in result["paper_types"][name].items())
         console.print(f"[bold]paper types in {escape(name)}:[/] {escape(kinds)}")

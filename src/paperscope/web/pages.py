@@ -163,7 +163,7 @@ def topics_page(request: Request, collection: Name = None,
                 topic: Annotated[Optional[str], Query(max_length=80)] = None,
                 offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0) -> HTMLResponse:
     topics: list[dict[str, Any]] = []
-    current, papers, pg = None, [], Paging(0, 0, PER_PAGE)
+    current, papers, pg, previews = None, [], Paging(0, 0, PER_PAGE), {}
     with pool(request) as lib:
         collections = lib.collections()
         scope = _find_collection(collections, collection) or (collections[0] if collections else None)
@@ -172,12 +172,26 @@ def topics_page(request: Request, collection: Name = None,
             wanted = topic if topic is not None else None
             current = next((tp for tp in _walk(topics) if str(tp.get("id")) == wanted), None)
             if current is not None:
-                result = lib.browse(ids=list(current.get("papers") or []), collection=scope["name"],
-                                    limit=PER_PAGE, offset=offset)
-                papers, pg = result["papers"], Paging(result["total"], offset, PER_PAGE)
+                members = list(current.get("papers") or [])  # most typical first
+                page_ids = members[offset:offset + PER_PAGE]
+                by_id = {p["id"]: p for p in lib.papers(ids=page_ids)}
+                papers, pg = [by_id[i] for i in page_ids if i in by_id], Paging(len(members), offset, PER_PAGE)
+            previews = _previews(lib, topics)
     params = {"collection": scope["name"] if scope else None, "level": level, "topic": topic}
+    total = sum(tp.get("size", 0) for tp in topics)
     return page(request, "topics.html", {"topics": topics, "current": current, "papers": papers,
-                                         "pg": pg, "params": params, "collections": collections})
+                                         "pg": pg, "params": params, "collections": collections,
+                                         "previews": previews if scope else {}, "total": total})
+
+
+TOPIC_PREVIEW = 5
+
+
+def _previews(lib: Any, topics: list[dict[str, Any]]) -> dict[Any, list[dict[str, Any]]]:
+    """The most typical papers of every topic (one lookup for all), for the topic cards."""
+    wanted = {tp["id"]: list(tp.get("papers") or [])[:TOPIC_PREVIEW] for tp in topics}
+    found = {p["id"]: p for p in lib.papers(ids=[pid for ids in wanted.values() for pid in ids])}
+    return {t: [found[pid] for pid in ids if pid in found] for t, ids in wanted.items()}
 
 
 def _walk(topics: list[dict[str, Any]]):
@@ -199,13 +213,25 @@ def map_page(request: Request, collection: Name = None,
 
 @router.get("/compare", response_class=HTMLResponse)
 def compare_page(request: Request, a: Name = None, b: Name = None) -> HTMLResponse:
-    result = None
+    """Two collections side by side. With none chosen, the first two are pre-selected; the
+    same collection on both sides is refused with a message on the page."""
+    from ..model import InputError
+
+    result, problem = None, None
     with pool(request) as lib:
         collections = lib.collections()
         if a and b:
-            result = lib.compare(a, b)
-    return page(request, "compare.html", {"params": {"a": a, "b": b}, "collections": collections,
-                                          "result": result})
+            try:
+                result = lib.compare(a, b)
+            except InputError as exc:
+                if "same papers" not in str(exc):
+                    raise
+                problem = "same"
+    chosen = {"a": a, "b": b}
+    if not a and not b and len(collections) >= 2:
+        chosen = {"a": collections[0]["name"], "b": collections[1]["name"]}
+    return page(request, "compare.html", {"params": chosen, "collections": collections,
+                                          "result": result, "problem": problem})
 
 
 # ---------------------------------------------------------------------- API reference

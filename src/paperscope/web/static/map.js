@@ -78,23 +78,71 @@
       ctx.beginPath(); ctx.arc(p.sx, p.sy, 5, 0, 6.2832);
       ctx.fillStyle = colour(p.topic); ctx.fill(); ctx.lineWidth = 1.5; ctx.strokeStyle = "#111"; ctx.stroke();
     });
-    ctx.font = "600 12px system-ui, sans-serif"; ctx.textAlign = "center"; ctx.lineJoin = "round";
-    // labels: biggest topics first; a label that would overlap one already placed moves up or
-    // down a line, and is left out when no nearby slot is free
-    var placed = [];
-    topics.slice().sort(function (a, b) { return (b.size || 0) - (a.size || 0); }).forEach(function (tp) {
-      if (!isFinite(tp.x) || !isFinite(tp.y)) return;
-      var x = view.ox + tp.x * view.scale, y0 = view.oy - tp.y * view.scale, text = String(tp.label || "").slice(0, 40);
-      var w = ctx.measureText(text).width + 6, h = 15;
-      var spot = [0, 15, -15, 30, -30].map(function (dy) { return y0 + dy; }).find(function (y) {
-        return !placed.some(function (b) { return Math.abs(b.x - x) * 2 < b.w + w && Math.abs(b.y - y) < h; });
-      });
-      if (spot === undefined) return;
-      placed.push({ x: x, y: spot, w: w });
-      ctx.lineWidth = 3; ctx.strokeStyle = "rgba(255,255,255,.9)"; ctx.strokeText(text, x, spot);
-      ctx.fillStyle = "#222"; ctx.fillText(text, x, spot);
-    });
+    drawLabels();
     canvas.dataset.ready = "1";
+  }
+
+  // Where a topic's label goes: on the member point with the most members of the same topic
+  // within a radius (the heart of its largest island), not the mean of its points, which for
+  // a topic split over two islands falls between them, on another topic.
+  function anchors() {
+    var r = Math.max(12, Math.min(view.w, view.h) / 28), r2 = r * r, reach = Math.ceil(r / CELL), best = {};
+    points.forEach(function (p) {
+      if (p.topic === null || p.topic === undefined || p.topic === -1) return;
+      var cx = Math.floor(p.sx / CELL), cy = Math.floor(p.sy / CELL), n = 0;
+      for (var i = -reach; i <= reach; i++) for (var j = -reach; j <= reach; j++) {
+        var cell = grid[(cx + i) + ":" + (cy + j)];
+        if (!cell) continue;
+        for (var k = 0; k < cell.length; k++) {
+          var q = cell[k];
+          if (q.topic === p.topic && (q.sx - p.sx) * (q.sx - p.sx) + (q.sy - p.sy) * (q.sy - p.sy) <= r2) n++;
+        }
+      }
+      var b = best[p.topic];
+      if (!b || n > b.n) best[p.topic] = { n: n, x: p.sx, y: p.sy };
+    });
+    return best;
+  }
+
+  // Labels, biggest topics first, each inside the canvas and clear of every label placed
+  // before it: the first free slot near its anchor (a short leader line when moved); a label
+  // with no free slot nearby is left to the legend.
+  var placedLabels = [];
+  function drawLabels() {
+    var at = anchors(), H = 17, pad = 3;
+    placedLabels = [];
+    ctx.font = "600 12px system-ui, sans-serif"; ctx.textAlign = "center"; ctx.textBaseline = "middle";
+    ctx.lineJoin = "round";
+    var offsets = [];
+    [0, -1, 1, -2, 2, -3, 3, -4, 4, -5, 5].forEach(function (dy) {
+      [0, -0.5, 0.5, -1, 1].forEach(function (dx) { offsets.push([dx, dy]); });
+    });
+    topics.slice().sort(function (a, b) { return (b.size || 0) - (a.size || 0); }).forEach(function (tp) {
+      var a = at[tp.id];
+      if (!a) return;
+      var text = String(tp.label || "");
+      if (text.length > 48) text = text.slice(0, 47) + "\u2026";
+      var w = ctx.measureText(text).width + 2 * pad, spot = null;
+      for (var i = 0; i < offsets.length && !spot; i++) {
+        var x = Math.min(Math.max(a.x + offsets[i][0] * w, w / 2 + 2), view.w - w / 2 - 2);
+        var y = Math.min(Math.max(a.y + offsets[i][1] * H, H / 2 + 2), view.h - H / 2 - 2);
+        var free = placedLabels.every(function (b) {
+          return Math.abs(b.x - x) * 2 >= b.w + w + 4 || Math.abs(b.y - y) * 2 >= b.h + H + 2;
+        });
+        if (free) spot = { x: x, y: y, w: w, h: H, topic: tp.id, label: text };
+      }
+      if (!spot) return;
+      placedLabels.push(spot);
+      if (Math.abs(spot.x - a.x) > w / 2 || Math.abs(spot.y - a.y) > H / 2) {
+        ctx.beginPath(); ctx.moveTo(a.x, a.y); ctx.lineTo(spot.x, spot.y + (spot.y > a.y ? -H / 2 : H / 2));
+        ctx.strokeStyle = "rgba(40,40,40,.55)"; ctx.lineWidth = 1; ctx.stroke();
+      }
+      ctx.fillStyle = "rgba(255,255,255,.88)";
+      ctx.fillRect(spot.x - w / 2, spot.y - H / 2, w, H);
+      ctx.strokeStyle = colour(tp.id); ctx.lineWidth = 1.2;
+      ctx.strokeRect(spot.x - w / 2, spot.y - H / 2, w, H);
+      ctx.fillStyle = "#1d232b"; ctx.fillText(text, spot.x, spot.y + 0.5);
+    });
   }
 
   function nearest(mx, my) {
@@ -161,7 +209,10 @@
   window.paperscopeMap = {
     screenPoint: function (id) { var p = byId[id]; return p ? { x: p.sx, y: p.sy } : null; },
     ids: function () { return points.map(function (p) { return p.id; }); },
-    highlighted: function () { return highlighted ? highlighted.slice() : []; }
+    highlighted: function () { return highlighted ? highlighted.slice() : []; },
+    labels: function () { return placedLabels.map(function (b) { return { x: b.x, y: b.y, w: b.w, h: b.h, topic: b.topic, label: b.label }; }); },
+    size: function () { return { w: view.w, h: view.h }; },
+    topicOf: function (id) { var p = byId[id]; return p ? p.topic : null; }
   };
 
   var status = document.createElement("p");
