@@ -4,6 +4,7 @@ model when it cannot be built; and no command ends in a native abort while the m
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -145,3 +146,21 @@ def test_related_with_an_unknown_id_exits_1_without_a_native_abort(cli_library):
         assert run.returncode == 1, run.stderr
         assert "terminate called" not in run.stderr and "Abort" not in run.stderr
         assert "nosuchid" in run.stdout + run.stderr
+
+
+def test_related_by_id_exits_cleanly_and_builds_no_model(cli_library, tmp_path):
+    # A paper's own vector is stored: `related ID` needs no model, so a first run with an empty
+    # model cache neither builds one nor says so, and every run ends with exit 0.
+    listed = subprocess.run([sys.executable, "-m", "paperscope", "list", "--json"], env=cli_library,
+                            capture_output=True, text=True, timeout=300, check=True)
+    paper = json.loads(listed.stdout)[0]["id"]
+    env = {**cli_library, "PAPERSCOPE_MODEL_DIR": str(tmp_path / "empty-cache")}
+    first = subprocess.run([sys.executable, "-m", "paperscope", "related", paper, "--json"], env=env,
+                           capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    assert json.loads(first.stdout) and "building" not in first.stderr
+    assert not (tmp_path / "empty-cache").exists()
+    for _ in range(4):
+        run = subprocess.run([sys.executable, "-m", "paperscope", "related", paper, "-n", "3"], env=cli_library,
+                             capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0 and "terminate called" not in run.stderr, run.stderr
