@@ -134,3 +134,16 @@ def test_cli_build_then_load(tmp_path):
     assert hits and "tabular" in hits[0]["abstract"]
     bad = run("build", str(extra), "--out", str(tmp_path / "c"), "--engine", "spark")
     assert bad.returncode == 1 and "unknown engine" in bad.stderr
+
+
+def test_load_into_the_library_backend(tmp_path, lib):
+    if not hasattr(lib.store, "bulk_load"):
+        pytest.skip(f"{type(lib.store).__name__} has no bulk_load yet")
+    extra = tmp_path / "neurips.txt"
+    extra.write_text(NEW_LIST, encoding="utf-8")
+    Library.build([extra], tmp_path / "b")
+    assert lib.load(tmp_path / "b")["added"] == 3
+    assert lib.stats()["papers"] == 3 and [c["name"] for c in lib.collections()] == ["NeurIPS 2023"]
+    assert "tabular" in lib.search("gradient boosted trees tabular", limit=1)[0].paper["abstract"]
+    again = lib.load(tmp_path / "b")
+    assert (again["added"], again["shards_skipped"]) == (0, 1)
