@@ -22,13 +22,13 @@ PAPERS = [
      "authors": ["Muller, Ana", "Kim Lee"],
      "abstract": "Self-supervised pretraining of graph transformers on millions of molecular conformers "
                  "transfers to quantum chemistry property prediction with few labels."},
-    # Dan Bandit: bandits, two papers
+    # Dan Bandit: bandits, two papers, both with Bea Twin
     {"title": "Thompson Sampling for Linear Bandits with Delays", "venue": "COLT", "year": 2023,
-     "authors": ["Dan Bandit"],
+     "authors": ["Dan Bandit", "Bea Twin"],
      "abstract": "We analyse Thompson sampling for stochastic linear bandits when rewards arrive with random "
                  "delays and prove regret bounds that degrade gracefully with the expected delay."},
     {"title": "Best-of-Both-Worlds Regret for Multi-Armed Bandits", "venue": "COLT", "year": 2024,
-     "authors": ["Dan Bandit", "Eve Stone"],
+     "authors": ["Dan Bandit", "Eve Stone", "Bea Twin"],
      "abstract": "An algorithm for multi-armed bandits that attains logarithmic regret in stochastic "
                  "environments and square-root regret against an adversary, without knowing which."},
     # Jane Roe: bandits too, with her co-author Carl Close

@@ -134,6 +134,8 @@ def print_authors(found: list) -> None:
     for r in found:
         console.print(f"[bold]{r.rank:>3}.[/] [bold cyan]{escape(r.name)}[/]  [dim]{r.papers_count} papers · "
                       f"score {r.score:.3f}[/]", highlight=False)
+        if r.also:
+            console.print(f"     [dim]with the same papers: {escape(', '.join(r.also))}[/]", highlight=False)
         for e in r.evidence:
             console.print(f"     {escape(str(e['title'])[:90])} [dim]{e['id']} ({e['similarity']:.3f})[/]",
                           highlight=False)

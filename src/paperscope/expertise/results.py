@@ -20,7 +20,8 @@ class AuthorSuggestion:
     rank: int
     papers_count: int  # the author's papers the score was taken over
     evidence: list[dict[str, Any]] = field(default_factory=list)  # their nearest papers
+    also: list[str] = field(default_factory=list)  # co-authors with exactly the same papers here
 
     def to_json(self) -> dict[str, Any]:
         return {"rank": self.rank, "name": self.name, "score": self.score,
-                "papers": self.papers_count, "evidence": self.evidence}
+                "papers": self.papers_count, "evidence": self.evidence, "also": self.also}

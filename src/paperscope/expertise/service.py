@@ -220,18 +220,25 @@ class Expertise:
             scores[counts < max(1, min_papers)] = -np.inf
             if excluded:
                 scores[list(excluded)] = -np.inf
-            best = top_indices(scores, max(0, int(limit)))
-            out = []
-            for a in best:
+            limit = max(0, int(limit))
+            out: list[AuthorSuggestion] = []
+            seen: dict[tuple, AuthorSuggestion] = {}
+            for a in top_indices(scores, 20 * limit):
+                if len(out) >= limit:
+                    break
                 mine = np.flatnonzero(owner == a)
                 top = mine[np.argsort(-sims[where[mine]], kind="stable")[:EVIDENCE]]
                 rowids = [int(index.rowids[where[j]]) for j in top]
-                titles = self.store.display_titles(list(self.store.ids_of_rowids(rowids).values()))
+                same = (round(float(scores[a]), 6), int(counts[a]), tuple(rowids))
+                if same in seen:  # co-authors of exactly these papers: one line
+                    seen[same].also.append(idx.names[int(a)])
+                    continue
                 id_of = self.store.ids_of_rowids(rowids)
+                titles = self.store.display_titles(list(id_of.values()))
                 papers = [{"id": id_of[r], "title": titles.get(id_of[r], id_of[r]),
                            "similarity": round(float(sims[where[j]]), 4)} for r, j in zip(rowids, top) if r in id_of]
-                out.append(AuthorSuggestion(idx.names[int(a)], round(float(scores[a]), 6), len(out) + 1,
-                                            int(counts[a]), papers))
+                seen[same] = AuthorSuggestion(idx.names[int(a)], same[0], len(out) + 1, int(counts[a]), papers)
+                out.append(seen[same])
             return out
 
 

@@ -161,6 +161,7 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "reviewers.authors": ("Authors (left out with their co-authors: {n})", "作者（连同合作者排除：{n} 人）"),
     "reviewers.link": ("Suggest reviewers", "推荐审稿人"),
     "authors.papers": ("papers", "篇论文"),
+    "authors.also": ("with the same papers", "论文相同的合作者"),
     # misc
     "error.title": ("Something is wrong with this request", "请求有误"),
     "error.not_found": ("Page not found.", "页面不存在。"),
