@@ -147,3 +147,29 @@ def test_load_into_the_library_backend(tmp_path, lib):
     assert "tabular" in lib.search("gradient boosted trees tabular", limit=1)[0].paper["abstract"]
     again = lib.load(tmp_path / "b")
     assert (again["added"], again["shards_skipped"]) == (0, 1)
+
+
+def test_a_richer_record_in_a_later_input_merges_like_ingest(tmp_path):
+    from paperscope import sources
+    from paperscope.model import Record
+
+    first_list = sorted(EXAMPLES.iterdir())[0]
+    records = [r for r in sources.read(first_list) if isinstance(r, Record)][:2]
+    richer = tmp_path / "titles.json"
+    richer.write_text(json.dumps([{"title": f"A Title For Paper {i}", "abstract": r.abstract, "venue": "ICML",
+                                   "year": 2024, "authors": ["Ada Lovelace"]} for i, r in enumerate(records)]),
+                      encoding="utf-8")
+    out = tmp_path / "build"
+    Library.build([EXAMPLES], out, shard_size=40)
+    with _loaded(tmp_path, out) as lib:
+        again = Library.build([EXAMPLES, richer], out)
+        assert again["ingest"]["merged"] == 2 and again["counts"]["papers"] == 95
+        assert again["computed"] == 2  # the two papers whose text gained a title
+        report = lib.load(out)
+        assert (report["added"], report["updated"]) == (0, 2)
+        titled = [p for p in lib.papers() if p["title"]]
+        assert len(titled) == 2 and all(p["authors"] == ["Ada Lovelace"] for p in titled)
+        assert len({c["source"] for c in titled[0]["collections"]}) == 2  # both lists are memberships
+        loaded_after_update = snapshot(lib)
+    with _ingested(tmp_path, [EXAMPLES, richer]) as a:
+        assert_same(snapshot(a), loaded_after_update)
