@@ -5,6 +5,7 @@ URL of its `paperscope` database. Any PostgreSQL 14+ with the `vector` extension
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 from ..model import InputError
@@ -56,7 +57,14 @@ def stop(folder: str | Path | None = None) -> bool:
     if not (folder / "postmaster.pid").exists():
         return False
     user = "pgserver" if hasattr(os, "geteuid") and os.geteuid() == 0 else None
-    pgserver.pg_ctl(["-w", "stop"], pgdata=folder, **({"user": user} if user else {}))
+    as_user = {"user": user} if user else {}
+    try:  # fast: clients are disconnected, committed work is kept
+        pgserver.pg_ctl(["-w", "-t", "120", "-m", "fast", "stop"], pgdata=folder, **as_user)
+    except subprocess.CalledProcessError:
+        if not (folder / "postmaster.pid").exists():
+            return True  # it stopped meanwhile
+        # immediate: no checkpoint; the server recovers from its write-ahead log on next start
+        pgserver.pg_ctl(["-w", "-m", "immediate", "stop"], pgdata=folder, **as_user)
     return True
 
 
