@@ -19,6 +19,46 @@ from .query import Query
 from .vectors import TermVectors, build as build_term_vectors
 
 MASK_CACHE = 64
+PAPER_CACHE = 4096  # paper JSON by row number, per library generation
+QUERY_CACHE = 1024  # query vectors by text, per process (shared by every open library)
+QUERY_CACHE_CHARS = 2000  # longer texts (drafts) are not kept
+
+
+class QueryVectors:
+    """A small LRU of query embeddings: the same words typed again (a search-as-you-type prefix
+    revisited, a popular query, the map highlighting what the page searched) skip the model.
+    Keyed by the embedder too, so two models never share a vector."""
+
+    def __init__(self, size: int = QUERY_CACHE):
+        import threading
+        from collections import OrderedDict
+
+        self.size = size
+        self._items: OrderedDict[tuple[int, str], np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def embed(self, embedder: Any, texts: list[str]) -> np.ndarray:
+        if len(texts) != 1 or len(texts[0]) > QUERY_CACHE_CHARS:
+            return embedder.embed(texts)
+        key = (id(embedder), texts[0])
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+                self.hits += 1
+                return found
+        vec = np.asarray(embedder.embed(texts), dtype=np.float32)
+        vec.setflags(write=False)
+        with self._lock:
+            self.misses += 1
+            self._items[key] = vec
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return vec
+
+
+QUERY_VECTORS = QueryVectors()
 
 
 class SearchEngine:
@@ -36,6 +76,7 @@ class SearchEngine:
         self._vector_rows: np.ndarray | None = None
         self._mean: tuple[Any, np.ndarray | None] | None = None
         self._masks: dict[tuple, np.ndarray] = {}
+        self._papers: dict[int, dict] = {}
 
     @property
     def embedder(self) -> Any:
@@ -46,8 +87,9 @@ class SearchEngine:
         return self._embedder
 
     def embed(self, texts: list[str]) -> np.ndarray:
-        """Vectors (float32, L2-normalised) for queries and drafts."""
-        return self.embedder.embed(list(texts))
+        """Vectors (float32, L2-normalised) for queries and drafts (a query seen lately: from
+        the per-process LRU)."""
+        return QUERY_VECTORS.embed(self.embedder, list(texts))
 
     def lexical(self) -> lexical.LexicalIndex:
         if self._lexical is None:
@@ -115,9 +157,20 @@ class SearchEngine:
         return related(self, paper_id=paper_id, text=text, scope=scope, limit=limit)
 
     def papers_at(self, rowids: list[int]) -> dict[int, dict]:
-        """Paper JSON (stored fields and facts) by row number."""
+        """Paper JSON (stored fields and facts) by row number. Rows read once are kept until
+        the library changes (`invalidate`), so popular papers are not rebuilt per request;
+        each caller gets its own (shallow) copy."""
         if not rowids:
             return {}
-        id_of = self.store.ids_of_rowids(rowids)
-        papers = self.store.papers_by_id(list(id_of.values()))
-        return {r: papers[i].to_dict() for r, i in id_of.items() if i in papers}
+        out = {r: dict(self._papers[r]) for r in rowids if r in self._papers}
+        missing = [r for r in rowids if r not in out]
+        if missing:
+            id_of = self.store.ids_of_rowids(missing)
+            papers = self.store.papers_by_id(list(id_of.values()))
+            if len(self._papers) + len(id_of) > PAPER_CACHE:
+                self._papers.clear()
+            for r, i in id_of.items():
+                if i in papers:
+                    self._papers[r] = papers[i].to_dict()
+                    out[r] = dict(self._papers[r])
+        return out
