@@ -173,3 +173,26 @@ def _web_checks(client, ids):
     api = client.post("/api/match", json={"ids": [ids["Sparse Graph Networks for Molecules"]]}).json()
     assert api["profile"]["in_library"] == 1 and api["results"]
     assert client.post("/api/match", json={"nothing": 1}).status_code == 400
+
+
+def test_without_embeddings_words_alone_rank(tmp_path):
+    from expertise_support import write
+    from paperscope.library import Library
+
+    with Library.open(tmp_path / "words.db") as lib:
+        lib.ingest([write(tmp_path / "papers.jsonl")], embed=False)
+        ids = {p["title"]: p["id"] for p in lib.papers()}
+        lib.engine._embedder = _Refuse()  # nothing may be embedded
+        hits = lib.match([ids["Denoising Diffusion for Image Synthesis"]], limit=1)
+        assert hits[0].id == ids["Faster Sampling for Score-Based Generative Models"]
+        assert lib.experts("thompson sampling linear bandits delays", limit=1)[0].name in {"Dan Bandit", "Bea Twin"}
+    with Library.open(tmp_path / "empty.db") as empty:
+        assert empty.experts("anything", limit=3) == []
+
+
+class _Refuse:
+    def embed(self, texts):
+        raise AssertionError("embedded without vectors in the library")
+
+    def token_counts(self, texts):
+        return [len(t.split()) for t in texts]

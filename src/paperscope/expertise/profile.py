@@ -90,9 +90,12 @@ def _checked(profile: Profile) -> Profile:
 
 
 def vectors_of(engine, items: list[Item]) -> np.ndarray:
-    """Unit embedding of each item: the stored vector of a library paper, else embedded now."""
+    """Unit embedding of each item: the stored vector of a library paper, else embedded now
+    (zeros, unused, when the library has no vectors: it was ingested without embeddings)."""
     vec = engine.vectors()
     out = np.zeros((len(items), vec.matrix.shape[1] if vec.size else 384), np.float32)
+    if not vec.size:
+        return out
     todo = []
     rows = vec.positions(np.array([i.rowid if i.rowid is not None else -1 for i in items], np.int64)) \
         if vec.size else np.full(len(items), -1)

@@ -203,7 +203,8 @@ class Expertise:
         with semantic.single_threaded_blas():
             vec = self.engine.vectors()
             row = vec.positions(np.array([rowid if rowid is not None else -1]))[0] if vec.size else -1
-            qvec = vec.matrix[row][None, :] if row >= 0 else self.engine.embed([text])
+            qvec = (vec.matrix[row][None, :] if row >= 0 else self.engine.embed([text]) if vec.size
+                    else np.zeros((1, 384), np.float32))
             sims = self._similarities([text], qvec, [rowid])[0]
             pos = self._author_pos
             ok = pos >= 0
