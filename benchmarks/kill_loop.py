@@ -180,15 +180,22 @@ def reference_run(db: Path, inputs: list[Path], log: Path) -> dict:
             "batch_phase_s": round(t_batches, 1), "papers": papers(db)}
 
 
-def killed_run(db: Path, inputs: list[Path], log: Path, after: float) -> tuple[bool, int]:
-    """(killed, papers seen committed just before the kill)."""
+def killed_run(db: Path, inputs: list[Path], log: Path, *, after: float | None = None,
+               goal: float | None = None, extra: float = 0.0) -> tuple[bool, int]:
+    """Start the ingest and kill -9 it `after` seconds, or `extra` seconds after the library
+    first holds `goal` papers. (killed, papers seen committed just before the kill)."""
     t0 = time.monotonic()
     proc = start(db, inputs, log)
-    seen = 0
-    while time.monotonic() - t0 < after:
+    seen, reached = 0, None
+    while True:
         if proc.poll() is not None:
             return False, papers(db)
         seen = max(seen, papers(db))
+        now = time.monotonic()
+        if goal is not None and reached is None and seen >= goal:
+            reached = now
+        if (after is not None and now - t0 >= after) or (reached is not None and now - reached >= extra):
+            break
         time.sleep(0.05)
     seen = max(seen, papers(db))
     proc.kill()
@@ -197,51 +204,63 @@ def killed_run(db: Path, inputs: list[Path], log: Path, after: float) -> tuple[b
 
 
 def kill_cycles(work: Path, inputs: list[Path], reference: dict, ref_counts: dict, ref_timing: dict,
-                kills: int, cycles: int, rng: random.Random, save) -> dict:
+                kills: int, late_kills: int, rng: random.Random, save) -> dict:
+    """Cycles from an empty library: each run is killed once the library holds a random number
+    of papers between what it holds and the reference's count (plus up to 1.5 s, to land in a
+    batch), until all batches are in; then a new cycle. After the last cycle, `late_kills` runs
+    are killed at random moments once every batch is in (re-reading, derived data), and a last
+    run finishes: its library must equal the reference."""
     order = [str(p.resolve()) for p in sources.expand(inputs)]
-    t_batches, t_full = ref_timing["batch_phase_s"], ref_timing["seconds"]
-    t_derived_end = min(t_full, t_batches + 60)  # derived-data kills: in its first minute
-    out = {"runs": 0, "kills": 0, "kills_in_batch_phase": 0, "corrupted": 0, "lost": 0,
-           "cycles": 0, "cycles_equal_to_reference": 0, "failures": [], "kill_after_s": []}
+    total = ref_timing["papers"]
+    out = {"runs": 0, "kills": 0, "kills_while_writing_batches": 0, "kills_after_all_batches": 0,
+           "corrupted": 0, "lost": 0, "cycles": 0, "final_equal_to_reference": None, "failures": [],
+           "papers_at_kill": []}
     log = work / "runs.log"
-    while out["kills"] < kills:
-        db = work / f"cycle{out['cycles']}.db"
-        out["cycles"] += 1
-        while True:
-            # most kills while batches are written; one in eight in the derived-data phase
-            after = rng.uniform(0.5, t_batches) if rng.random() < 0.875 else rng.uniform(t_batches, t_derived_end)
-            if out["kills"] >= kills * out["cycles"] // cycles:
-                after = 10 * t_full  # the cycle's last run finishes
-            killed, seen = killed_run(db, inputs, log, after)
-            out["runs"] += 1
-            if not killed:
-                break
-            out["kills"] += 1
-            out["kill_after_s"].append(round(after, 1))
-            now = papers(db)
-            out["kills_in_batch_phase"] += now < ref_timing["papers"]
-            bad = corruption(db)
-            lost = loss(db, reference, order) or (f"{now} papers after the kill, {seen} seen before it"
-                                                  if now < seen else None)
-            out["corrupted"] += bad is not None
-            out["lost"] += lost is not None
-            if (bad or lost) and len(out["failures"]) < 10:
-                out["failures"].append({"run": out["runs"], "after_s": round(after, 1), "corrupted": bad, "lost": lost})
-            print(f"kill {out['kills']:3d} after {after:6.1f}s: {now:6d} papers  "
-                  f"corrupted {bad or 'no'}  lost {lost or 'no'}", flush=True)
-        counts = table_counts(db)
-        same = counts == ref_counts and memberships(db) == reference and corruption(db) is None
-        out["cycles_equal_to_reference"] += same
-        if not same:
-            diff = {k: (counts.get(k), ref_counts.get(k)) for k in set(counts) | set(ref_counts)
-                    if counts.get(k) != ref_counts.get(k)}
-            out["failures"].append({"cycle": out["cycles"], "final_differs": diff})
-        print(f"cycle {out['cycles']} finished: equal to the reference: {same}", flush=True)
-        save(out)
-        db.unlink()
-        for extra in (Path(f"{db}-wal"), Path(f"{db}-shm")):
+    db = work / "cycle.db"
+
+    def check(killed_at: str, seen: int) -> None:
+        now = papers(db)
+        bad = corruption(db)
+        lost = loss(db, reference, order) or (f"{now} papers after the kill, {seen} seen before it"
+                                              if now < seen else None)
+        out["corrupted"] += bad is not None
+        out["lost"] += lost is not None
+        out["papers_at_kill"].append(now)
+        if (bad or lost) and len(out["failures"]) < 10:
+            out["failures"].append({"run": out["runs"], "killed": killed_at, "corrupted": bad, "lost": lost})
+        print(f"kill {out['kills']:3d} ({killed_at}): {now:6d} papers  corrupted {bad or 'no'}  "
+              f"lost {lost or 'no'}", flush=True)
+
+    while out["kills_while_writing_batches"] < kills:
+        for extra in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
             extra.unlink(missing_ok=True)
-    out["kill_after_s"].sort()
+        out["cycles"] += 1
+        while out["kills_while_writing_batches"] < kills and papers(db) < total:
+            goal = rng.uniform(papers(db), total)
+            killed, seen = killed_run(db, inputs, log, goal=goal, extra=rng.uniform(0, 1.5))
+            out["runs"] += 1
+            if killed:
+                out["kills"] += 1
+                out["kills_while_writing_batches"] += 1
+                check(f"past {int(goal)} papers", seen)
+        save(out)
+    for _ in range(late_kills):  # every batch in (or nearly): kill while re-reading or deriving
+        after = rng.uniform(5, ref_timing["batch_phase_s"] + 60)
+        killed, seen = killed_run(db, inputs, log, after=after)
+        out["runs"] += 1
+        if killed:
+            out["kills"] += 1
+            out["kills_after_all_batches"] += 1
+            check(f"after {after:.0f} s", seen)
+    killed, _ = killed_run(db, inputs, log, after=10 * ref_timing["seconds"])
+    out["runs"] += 1
+    counts = table_counts(db)
+    out["final_equal_to_reference"] = counts == ref_counts and memberships(db) == reference and corruption(db) is None
+    if not out["final_equal_to_reference"]:
+        out["failures"].append({"final_differs": {k: (counts.get(k), ref_counts.get(k)) for k in set(counts) | set(ref_counts)
+                                                  if counts.get(k) != ref_counts.get(k)}})
+    print(f"last run finished: equal to the reference: {out['final_equal_to_reference']}", flush=True)
+    save(out)
     return out
 
 
@@ -303,7 +322,9 @@ def _last_error(log: Path) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--kills", type=int, default=50)
-    ap.add_argument("--cycles", type=int, default=2, help="kill cycles, each ending in a finished run")
+    ap.add_argument("--late-kills", type=int, default=6, help="kills once every batch is in")
+    ap.add_argument("--reuse", type=Path, default=None,
+                    help="a folder left by an earlier run (made_*.txt, reference.db, reference.json)")
     ap.add_argument("--papers", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--no-disk-full", action="store_true")
@@ -315,13 +336,19 @@ def main() -> None:
     rng = random.Random(args.seed)
     cpu0 = os.times()
     with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        inputs, records = build_input(args.corpora, work, args.papers)
+        work = args.reuse or Path(tmp)
+        ref_db = work / "reference.db"
+        if args.reuse:
+            inputs = [args.corpora / part for part in CORPUS_PARTS] + sorted(work.glob("made_*.txt"))
+            timing = json.loads((work / "reference.json").read_text())
+            records = timing["papers"]
+        else:
+            inputs, records = build_input(args.corpora, work, args.papers)
+            timing = reference_run(ref_db, inputs, work / "reference.log")
+            (work / "reference.json").write_text(json.dumps(timing))
         info = run_info({"records": records, "inputs": [str(p.relative_to(args.corpora.parent)) if
                                                          p.is_relative_to(args.corpora.parent) else p.name
                                                          for p in inputs]})
-        ref_db = work / "reference.db"
-        timing = reference_run(ref_db, inputs, work / "reference.log")
         print(f"reference: {timing}", flush=True)
         reference, ref_counts = memberships(ref_db), table_counts(ref_db)
         ref_bytes = _library_bytes(ref_db)
@@ -335,12 +362,12 @@ def main() -> None:
                        load_average_at_end=[round(x, 2) for x in os.getloadavg()])
             args.out.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
-        loop = kill_cycles(work, inputs, reference, ref_counts, timing, args.kills, args.cycles, rng, save)
+        loop = kill_cycles(work, inputs, reference, ref_counts, timing, args.kills, args.late_kills, rng, save)
         small = [p for p in inputs if p.name in ("icml2024_events", "iclr2020_miniconf")]
         full = {"skipped": "--no-disk-full"} if args.no_disk_full else disk_full(work, small)
         save(loop, full)
-    print(f"kills {loop['kills']}, corrupted {loop['corrupted']}, lost {loop['lost']}, cycles equal to the "
-          f"reference {loop['cycles_equal_to_reference']}/{loop['cycles']} -> {args.out}")
+    print(f"kills {loop['kills']}, corrupted {loop['corrupted']}, lost {loop['lost']}, last run equal to the "
+          f"reference: {loop['final_equal_to_reference']} -> {args.out}")
 
 
 if __name__ == "__main__":
