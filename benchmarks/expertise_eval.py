@@ -16,6 +16,7 @@ Methods (pair similarity x aggregation over a profile's papers):
   emb-max / emb-top3        plain MiniLM cosine, max / mean of the 3 best
   related-top3              today's `related` mix (0.55 centred cosine + 0.45 term cosine)
                             taken per profile paper, mean of the 3 best
+  (baselines average what an author has: no padding)
   expertise                 paperscope.expertise.scoring.RECIPE (chosen here on the tuning
                             corpora: ICLR 2020 and ICML 2016; ICML 2024, UAI 2024, COLT 2024
                             untouched)
@@ -96,7 +97,7 @@ class Corpus:
 
     def describe(self) -> dict:
         return {"papers": self.n, "authors": self.n_authors,
-                "authors_with_3_papers": len({a for a, _ in self.match_queries}),
+                f"authors_with_{MIN_PAPERS}_papers": len({a for a, _ in self.match_queries}),
                 "match_queries": len(self.match_queries), "reviewer_queries": len(self.review_queries)}
 
 
@@ -196,12 +197,12 @@ def methods(c: Corpus, recipe: Recipe, mu: float) -> dict:
     related = mix(c.centred, c.lexical, 0.55)
     ours = mix(c.centred, c.lexical, recipe.semantic_weight)
     return {
-        "tfidf-max": pair_method(c.lexical, Recipe(k=1, hub=0)),
-        "tfidf-mean": pair_method(c.lexical, Recipe(k=10_000, hub=0)),
+        "tfidf-max": pair_method(c.lexical, Recipe(k=1, hub=0, pad=False)),
+        "tfidf-mean": pair_method(c.lexical, Recipe(k=10_000, hub=0, pad=False)),
         "tpms-lm": lm_method(c, mu),
-        "emb-max": pair_method(c.plain, Recipe(k=1, hub=0)),
-        "emb-top3": pair_method(c.plain, Recipe(k=3, hub=0)),
-        "related-top3": pair_method(related, Recipe(k=3, hub=0)),
+        "emb-max": pair_method(c.plain, Recipe(k=1, hub=0, pad=False)),
+        "emb-top3": pair_method(c.plain, Recipe(k=3, hub=0, pad=False)),
+        "related-top3": pair_method(related, Recipe(k=3, hub=0, pad=False)),
         "expertise": pair_method(ours, recipe),
     }
 
@@ -220,7 +221,7 @@ def grid() -> list[tuple[str, Recipe]]:
     for w in (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 1.0):
         for hub in (0.0, 0.5, 1.0):
             for k in (1, 2, 3, 5, 10_000):
-                out.append(("centred", Recipe(semantic_weight=w, k=k, hub=hub)))
+                out.append(("centred", Recipe(semantic_weight=w, k=k, hub=hub, pad=k < 10_000)))
             for t in (0.02, 0.05):
                 out.append(("centred", Recipe(semantic_weight=w, aggregate="softmax", temperature=t, hub=hub)))
     for k in (1, 3):

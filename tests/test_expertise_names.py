@@ -35,7 +35,8 @@ def test_grouped_topk_mean_equals_brute_force():
     rng = np.random.default_rng(1)
     owner = rng.integers(0, 7, 60)
     values = rng.normal(size=60)
-    for recipe in (Recipe(k=1), Recipe(k=3), Recipe(k=1000), Recipe(aggregate="softmax", temperature=0.1)):
+    for recipe in (Recipe(k=1), Recipe(k=3, pad=False), Recipe(k=1000, pad=False),
+                   Recipe(aggregate="softmax", temperature=0.1)):
         got = grouped_scores(values, owner, 8, recipe)
         assert got[7] == -np.inf  # no papers
         for a in range(7):
@@ -56,3 +57,12 @@ def test_profile_max_and_mean():
     assert np.allclose(profile_scores(sims, Recipe(k=1)), [0.5, 0.9])
     assert np.allclose(profile_scores(sims, Recipe(k=2)), [0.4, 0.65])
     assert np.allclose(profile_scores(sims, Recipe(k=99)), sims.mean(axis=0))
+
+
+def test_an_author_with_fewer_papers_than_k_is_padded_with_zeros():
+    values = np.array([0.8, 0.5, 0.5, 0.4])
+    owner = np.array([0, 1, 1, 1])
+    padded = grouped_scores(values, owner, 2, Recipe(k=2))
+    assert np.allclose(padded, [0.4, 0.5])  # one paper at 0.8 counts as (0.8 + 0) / 2
+    plain = grouped_scores(values, owner, 2, Recipe(k=2, pad=False))
+    assert np.allclose(plain, [0.8, 0.5])

@@ -11,7 +11,11 @@ a paper (`reviewers`, `experts`: each author's papers are a profile).
 `--grid`: 0.4 x centred cosine + 0.6 x term cosine, mean of the 2 best, hubness 0.5 led the mean
 of the four tuning MRRs); ICML 2024, UAI 2024 and COLT 2024 were held out. It differs from
 `related` (0.55 semantic, no hubness, one paper): for a person the words weigh more, and a
-candidate close to everything is discounted.
+candidate close to everything is discounted. An author with fewer than k papers has the missing
+ones counted as 0 (`pad`): with one-paper authors among the candidates (`--min-papers 2` in the
+benchmark) this doubled the reviewers MRR on both tuning corpora (ICLR 2020 0.039 -> 0.084,
+ICML 2016 0.076 -> 0.141), where averaging only what an author has let single papers crowd
+the list; with two papers or more it changes nothing.
 """
 from __future__ import annotations
 
@@ -33,6 +37,7 @@ class Recipe:
     k: int = 2  # topk: mean of the k best pair similarities (1 = max; a big k = mean)
     temperature: float = 0.05  # softmax: weights exp(sim / temperature)
     hub: float = 0.5  # match: minus hub x a candidate's mean similarity to its 10 nearest papers
+    pad: bool = True  # authors: fewer than k papers count the missing ones as 0 (sum of best / k)
 
     def but(self, **changes) -> "Recipe":
         return replace(self, **changes)
@@ -104,7 +109,8 @@ def hubness(sims: np.ndarray, k: int = 10) -> np.ndarray:
 def grouped_scores(values: np.ndarray, owner: np.ndarray, n_owners: int,
                    recipe: Recipe = RECIPE) -> np.ndarray:
     """The same aggregation per owner over flat (owner, similarity) pairs: `values[i]` is the
-    similarity of one paper of `owner[i]`. Owners without pairs score -inf."""
+    similarity of one paper of `owner[i]`; with `recipe.pad`, an owner with fewer than k pairs
+    has the missing ones counted as 0. Owners without pairs score -inf."""
     values = np.asarray(values, dtype=np.float64)
     owner = np.asarray(owner, dtype=np.int64)
     out = np.full(n_owners, -np.inf)
@@ -125,7 +131,7 @@ def grouped_scores(values: np.ndarray, owner: np.ndarray, n_owners: int,
     rank = np.arange(len(order)) - starts[owner[order]]
     keep = order[rank < recipe.k]
     sums = np.bincount(owner[keep], weights=values[keep], minlength=n_owners)
-    out[has] = sums[has] / np.minimum(counts[has], recipe.k)
+    out[has] = sums[has] / (recipe.k if recipe.pad else np.minimum(counts[has], recipe.k))
     return out
 
 
