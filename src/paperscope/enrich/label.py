@@ -37,11 +37,11 @@ _POSITION = re.compile(r"position paper|this position|our position|we take the p
                        r"in this (?:piece|essay)", re.I)
 _ADVOCATE = re.compile(r"\bwe (?:\w+ )?(?:advocate|urge|call on)\b|this paper (?:argues|advocates|"
                        r"calls)", re.I)
-KEY_BONUS = 0.5
-COVER_CAP, COVER_W, LEN_PEN = 8, 1.0, 0.0
 KEY_PHRASES = 2
-_PRIOR = {"topic": -1.0, "name": 1.0, "long": 0.9, "intro": 0.85, "study": 0.7, "claim": 0.7, "subject": 0.3,
-          "keyphrases": -0.5}
+COVER_CAP = 8
+W = {"rank": 0.17, "cover": 0.3, "key": 0.5, "lead": 0.25, "short": 0.5, "long": 0.55,
+     "prior": {"topic": -0.6, "name": 1.0, "long": 0.9, "intro": 0.25, "study": 0.5, "claim": 0.4,
+               "subject": -0.3, "keyphrases": -0.5}}
 
 
 def _stem(word: str) -> str:
@@ -175,10 +175,13 @@ def _descriptions(m: Mention) -> list[tuple[str, str]]:
 
 
 class _Pool:
+    """Candidate labels that pass the rules, each with the features it is scored on."""
+
     def __init__(self, weights: dict[str, float], limit: int, position: bool):
         self.weights, self.limit, self.position = weights, limit, position
-        self.best: tuple[float, str] | None = None
+        self.candidates: list[tuple[dict, str]] = []
         self.key_words: set[str] = set()
+        self.lead_words: set[str] = set()
 
     def add(self, text: str | None, kind: str, rank: int = 0, name: str | None = None) -> None:
         if not text:
@@ -194,16 +197,26 @@ class _Pool:
             return
         words = _content(body)
         cover = sorted((self.weights.get(w, 0.0) for w in words), reverse=True)[:COVER_CAP]
-        n = len(body.split())
-        score = _PRIOR[kind] - 0.12 * rank + COVER_W * sum(cover) / 2.0
-        score -= 0.5 if n < 3 else 0.0
-        if any(w in self.key_words for w in words):
-            score += KEY_BONUS
-        score -= LEN_PEN * max(0, n - 11)
-        if not words:
-            score -= 1.0
-        if self.best is None or score > self.best[0]:
-            self.best = (score, label)
+        self.candidates.append(({"kind": kind, "rank": rank, "cover": sum(cover),
+                                 "key": any(w in self.key_words for w in words),
+                                 "lead": len(words & self.lead_words), "words": len(words),
+                                 "n": len(body.split()), "name": bool(name)}, label))
+
+    @property
+    def best(self) -> str | None:
+        if not self.candidates:
+            return None
+        return max(self.candidates, key=lambda c: score(c[0]))[1]
+
+
+def score(f: dict) -> float:
+    """How good a candidate label is likely to be (weights chosen on the tuning half of
+    ICML 2024, benchmarks/label_eval.py)."""
+    s = W["prior"][f["kind"]] - W["rank"] * f["rank"] + W["cover"] * f["cover"]
+    s += W["key"] * f["key"] + W["lead"] * min(f["lead"], 3)
+    s -= W["short"] if f["n"] < 4 and not f["name"] else 0.0
+    s -= W["long"] * max(0, f["n"] - 11)
+    return s - (1.0 if not f["words"] else 0.0)
 
 
 def _primary(mentions: list[Mention]) -> Mention | None:
@@ -226,6 +239,7 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
         (paper_type not in (None, "method") and bool(_ADVOCATE.search(doc.text)))
     pool = _Pool(weights, limit, position)
     pool.key_words = _content(" ".join((keyphrases or [])[:KEY_PHRASES]))
+    pool.lead_words = _content(" ".join(doc.sentences[:2]))
     primary = _primary(mentions)
     if primary and not pool.position:
         for text, kind in _descriptions(primary):
@@ -256,11 +270,11 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
     if pool.best is None:
         for s in doc.sentences[doc.own_start:doc.own_start + 3]:
             pool.add(_OPENER.sub("", s), "subject", 3)
-    if pool.best is None and keyphrases:
+    if pool.best is None and keyphrases:  # a last resort: topic words, not a statement
         pool.add(" and ".join(keyphrases[:2]), "keyphrases")
     if pool.best is None:
         words = _tidy(ph.hard_cut(_OPENER.sub("", doc.sentences[0]))).split()[:10]
         while len(words) > 1 and len(" ".join(words)) > limit:
             words.pop()
         return _capitalise(" ".join(words)[:limit])  # a single giant token: nothing to choose
-    return pool.best[1]
+    return pool.best

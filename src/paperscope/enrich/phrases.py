@@ -39,7 +39,7 @@ HARD_END = re.compile(
 # a noun phrase may stop before these (the rest qualifies it)
 SOFT_END = re.compile(r"\s(?:for|of|in|on|with|to|under|via|from|using|through|across|without|"
                       r"over|between|by|based on|at|as|and|or|that|into|against|beyond|within|"
-                      r"when|if|given|than)\s", re.I)
+                      r"when|if|given|than)\s|\s(?=[a-z]{3,}ed\s)", re.I)
 LEAD = re.compile(r"^(?:(?:a|an|the|two|three|several|novel|new|simple|simple yet effective|"
                   r"effective|efficient|first|yet|highly|very|general|generic|principled|unified|"
                   r"powerful|flexible|lightweight|versatile|straightforward|carefully|"
@@ -93,6 +93,8 @@ def soft_cuts(text: str) -> list[str]:
     conjunction), shortest first, then `text` itself."""
     out = []
     for m in SOFT_END.finditer(text):
+        if m.start() == 0:
+            continue
         head = text[:m.start()].rstrip(" ,")
         last = head.rsplit(" ", 1)[-1].lower()
         if head and last not in STOPWORDS and not ENDING_BAD.search(last) and \

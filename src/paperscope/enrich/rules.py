@@ -27,6 +27,7 @@ given under in with by at from for as after before during among across via using
 within without upon how why what when whether if is are was were be has have had can could
 will would may might must should does do did allowing enabling leading making resulting
 yielding showing providing contrary each even not proposed experimental experiments results
+rather
 """.split())
 # back-references anywhere in the phrase ("method for this problem", "the aforementioned gap")
 BACKREF = re.compile(r"\b(?:this|these|those|aforementioned|above-mentioned|former|latter|"
@@ -92,7 +93,7 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
         out.append("unbalanced")
     if _CLAIM.search(text):
         out.append("claim")
-    if _NOT_A_PHRASE.search(text):
+    if _NOT_A_PHRASE.search(text) or _verb_first(desc if sep else text):
         out.append("fragment")
     if sep and head.strip().lower() != "position":
         dw = [w.lower() for w in _words(desc)]
@@ -115,7 +116,23 @@ _NOT_A_PHRASE = re.compile(r"^\w+ing (?:that|how|why|whether)\b|https?\b|www\.|\
                            r"^(?:the )?(?:fact|idea|notion|observation|question) that\b|"
                            r"\b(?:in terms|with respect|in front|as well|in order|such as|rather than|"
                            r"a focus|the number|a number|a (?:wide )?(?:range|variety|set|series|"
-                           r"family|class)|the (?:use|case|form|problem))$|\s[A-Za-z]$", re.I)
+                           r"family|class)|the (?:use|case|form|problem))$|\s[A-Za-z]$|"
+                           r"\b(?:called|named|dubbed|termed)\b", re.I)
+def _verb_first(text: str) -> bool:
+    """Does the phrase open with a finite verb ("Adjusts stale embeddings", "Augments X")?
+    A plural noun also ends in -s, so only words the verb list knows count."""
+    first = (_words(text) or [""])[0].lower()
+    return first in VERB_OPENERS or (first.endswith("s") and first[:-1] in VERB_OPENERS)
+
+
+VERB_OPENERS = frozenset("""
+adjust adjusts assign assigns augment augments harness harnesses compute computes learn learns
+reduce reduces combine combines enable enables use uses provide provides allow allows leverage
+leverages make makes apply applies execute executes integrate integrates exploit exploits improve
+improves extend extends unify unifies adapt adapts align aligns bridge bridges build builds
+capture captures construct constructs generate generates estimate estimates achieve achieves
+outperform outperforms automatically introduce introduces propose proposes present presents
+""".split())
 _KIND = frozenset("method approach framework model algorithm technique system".split())
 
 _TLDR_OPENER = re.compile(
