@@ -141,8 +141,32 @@ def paper_page(request: Request, paper_id: str) -> HTMLResponse:
 
 
 # ---------------------------------------------------------------------- related to my draft
+DRAFT_CHARS = 20_000
+
+
+@router.post("/related", response_class=HTMLResponse)
+async def related_post(request: Request) -> HTMLResponse:
+    """The draft form posts here, so a pasted abstract never lands in the address bar, the
+    browser history or a server's access log (which record the URL, not the body)."""
+    from urllib.parse import parse_qs
+
+    if not request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
+        raise HTTPException(415, "send the form (application/x-www-form-urlencoded)")
+    body = await request.body()
+    if len(body) > 8 * DRAFT_CHARS:
+        raise HTTPException(413, "draft too long")
+    form = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=10)
+    text = (form.get("text") or [""])[0]
+    collection = (form.get("collection") or [""])[0] or None
+    if len(text) > DRAFT_CHARS or len(collection or "") > 200:
+        raise HTTPException(422, f"the draft may hold at most {DRAFT_CHARS} characters")
+    from starlette.concurrency import run_in_threadpool
+
+    return await run_in_threadpool(related_page, request, text, collection)
+
+
 @router.get("/related", response_class=HTMLResponse)
-def related_page(request: Request, text: Annotated[str, Query(max_length=20_000)] = "",
+def related_page(request: Request, text: Annotated[str, Query(max_length=DRAFT_CHARS)] = "",
                  collection: Name = None) -> HTMLResponse:
     hits: list[dict[str, Any]] = []
     with pool(request) as lib:

@@ -129,7 +129,7 @@
         var free = placedLabels.every(function (b) {
           return Math.abs(b.x - x) * 2 >= b.w + w + 4 || Math.abs(b.y - y) * 2 >= b.h + H + 2;
         });
-        if (free) spot = { x: x, y: y, w: w, h: H, topic: tp.id, label: text };
+        if (free) spot = { x: x, y: y, w: w, h: H, topic: tp.id, label: text, ax: a.x, ay: a.y };
       }
       if (!spot) return;
       placedLabels.push(spot);
@@ -210,7 +210,7 @@
     screenPoint: function (id) { var p = byId[id]; return p ? { x: p.sx, y: p.sy } : null; },
     ids: function () { return points.map(function (p) { return p.id; }); },
     highlighted: function () { return highlighted ? highlighted.slice() : []; },
-    labels: function () { return placedLabels.map(function (b) { return { x: b.x, y: b.y, w: b.w, h: b.h, topic: b.topic, label: b.label }; }); },
+    labels: function () { return placedLabels.map(function (b) { return { x: b.x, y: b.y, w: b.w, h: b.h, topic: b.topic, label: b.label, ax: b.ax, ay: b.ay }; }); },
     size: function () { return { w: view.w, h: view.h }; },
     topicOf: function (id) { var p = byId[id]; return p ? p.topic : null; }
   };
