@@ -49,6 +49,15 @@ PAPERS = [
      "authors": ["Wei Chen"],
      "abstract": "We reduce the number of denoising steps of score-based diffusion generative models for "
                  "images with a learned ODE solver, keeping sample quality."},
+    # Lena Conf: conformal prediction ("conformal" and "conformers" share a stem)
+    {"title": "Conformal Prediction Sets under Label Shift", "venue": "ICML", "year": 2024,
+     "authors": ["Lena Conf"],
+     "abstract": "Split conformal prediction gives coverage guarantees that break under label shift; we "
+                 "reweight the calibration scores and recover valid prediction sets."},
+    {"title": "Distribution-Free Uncertainty with Conformal Calibration", "venue": "NeurIPS", "year": 2023,
+     "authors": ["Lena Conf"],
+     "abstract": "Conformal calibration turns any classifier's scores into prediction sets with "
+                 "distribution-free coverage; we study the size of the sets."},
     # others
     {"title": "Curiosity-Driven Exploration in Sparse Reward Worlds", "venue": "ICML", "year": 2024,
      "authors": ["Jane Doe", "John Smith"],

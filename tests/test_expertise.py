@@ -71,6 +71,13 @@ def test_min_papers_keeps_one_paper_authors_out(small):
     assert "Rita Novel" in names(lib.experts("graph attention molecules", limit=10, min_papers=1))
 
 
+def test_experts_follow_the_topic_not_a_shared_stem(small):
+    lib, _, _ = small
+    found = lib.experts("conformal prediction", limit=3)
+    assert found[0].name == "Lena Conf"
+    assert all(e["title"] for e in found[0].evidence)
+
+
 def test_match_ids_ranks_the_same_topic_first_and_leaves_the_profile_out(small):
     lib, ids, _ = small
     mine = [ids["Sparse Graph Networks for Molecules"], ids["Equivariant Message Passing for Protein Graphs"]]

@@ -19,6 +19,8 @@ from .scoring import FIELD_WEIGHTS, RECIPE, Recipe, centred_against, grouped_sco
 
 HUB_MAX = 20_000  # hubness is computed within a scope of at most this many papers
 EVIDENCE = 3
+SEARCH_POOL = 300  # experts: papers of the topic search that count
+SHARPNESS = 4  # experts: weight = (score / best score) ** 4, so only close matches carry an author
 
 
 class Expertise:
@@ -192,20 +194,40 @@ class Expertise:
 
     def experts(self, text: str, *, limit: int = 10, min_papers: int = 2,
                 scope: Filter = Filter()) -> list[AuthorSuggestion]:
-        """Who here works on a topic: authors ranked by fit to a few words or a text."""
+        """Who here works on a topic: authors ranked by how their papers rank in a search for
+        the words (the search engine is tuned for short queries; a pair similarity made for two
+        abstracts is not: "conformal" would meet "conformation"). A paper's weight is its
+        search score over the best one, to the power SHARPNESS (0 outside the first SEARCH_POOL
+        results); not measured against labelled experts (no such data here)."""
         if not text or not text.strip():
             raise InputError("give some topic words")
-        return self._rank_authors(text, None, set(), limit, min_papers, scope)
+        from ..search.query import parse
+
+        self.authors()
+        ranked = self.engine.rank(parse(text), scope=scope, limit=SEARCH_POOL)
+        sims = np.zeros(self.engine.lexical().size, np.float32)
+        keep = ~ranked.weak if ranked.weak is not None else np.ones(len(ranked.positions), bool)
+        scores = np.asarray(ranked.scores, np.float64)[keep]
+        if len(scores):
+            top = scores.max()
+            weights = (np.clip(scores, 0, None) / top if top > 0
+                       else 1.0 - np.arange(len(scores)) / len(scores)) ** SHARPNESS
+            sims[np.asarray(ranked.positions)[keep]] = weights
+        found = self._rank_authors(text, None, set(), limit, min_papers, scope, sims=sims)
+        for a in found:  # papers outside the topic's results are no evidence
+            a.evidence = [e for e in a.evidence if e["similarity"] > 0.001] or a.evidence[:1]
+        return found
 
     def _rank_authors(self, text: str, rowid: int | None, excluded: set[int], limit: int,
-                      min_papers: int, scope: Filter) -> list[AuthorSuggestion]:
+                      min_papers: int, scope: Filter, sims: np.ndarray | None = None) -> list[AuthorSuggestion]:
         idx = self.authors()
         with semantic.single_threaded_blas():
-            vec = self.engine.vectors()
-            row = vec.positions(np.array([rowid if rowid is not None else -1]))[0] if vec.size else -1
-            qvec = (vec.matrix[row][None, :] if row >= 0 else self.engine.embed([text]) if vec.size
-                    else np.zeros((1, 384), np.float32))
-            sims = self._similarities([text], qvec, [rowid])[0]
+            if sims is None:
+                vec = self.engine.vectors()
+                row = vec.positions(np.array([rowid if rowid is not None else -1]))[0] if vec.size else -1
+                qvec = (vec.matrix[row][None, :] if row >= 0 else self.engine.embed([text]) if vec.size
+                        else np.zeros((1, 384), np.float32))
+                sims = self._similarities([text], qvec, [rowid])[0]
             pos = self._author_pos
             ok = pos >= 0
             index = self.engine.lexical()
