@@ -16,6 +16,8 @@ into float32 on every run), its float32 reference (the same graph with the dequa
 
     .venv/bin/python benchmarks/search_embed.py   -> benchmarks/results/search_embed.json
     .venv/bin/python benchmarks/search_embed.py --quick   (no known-item part)
+    .venv/bin/python benchmarks/search_embed.py --knn     -> results/search_embed_knn.json
+                     (search_related.py's kNN label benchmark once per graph)
 """
 from __future__ import annotations
 
@@ -225,6 +227,39 @@ def known_item() -> dict:
     return out
 
 
+KNN_CHILD = r"""
+import json, sys
+import _search_data as data
+data.CACHE = data.HERE / ".cache" / sys.argv[1]
+import search_related
+from paperscope.search.embedder import get_embedder
+rows = {venue: {k: res[k] for k in ("papers", "knn_accuracy", "label_precision@10")}
+        for venue, res in search_related.knn().items() if isinstance(res, dict) and "knn_accuracy" in res}
+print(json.dumps({"graph": get_embedder().kind, "venues": rows}))
+"""
+
+
+def knn() -> dict:
+    """search_related.py's kNN label benchmark (ICLR 2018/2017/2020) once per graph, each in
+    its own process and libraries: `related` quality with either graph's vectors."""
+    out = {}
+    for graph, env_value in (("packaged", "packaged"), ("int8", "")):
+        env = {**os.environ, "PAPERSCOPE_EMBED_MODEL": env_value}
+        start = clock()
+        p = subprocess.run([sys.executable, "-c", KNN_CHILD, f"embed-{graph}"], cwd=data.HERE, env=env,
+                           capture_output=True, text=True)
+        if p.returncode:
+            raise RuntimeError(f"kNN run for {graph} failed:\n{p.stderr[-3000:]}")
+        out[graph] = json.loads(p.stdout.strip().splitlines()[-1])
+        out[graph]["seconds"] = round(since(start)[0], 1)
+        out[graph]["loadavg"] = load()
+        for venue, res in out[graph]["venues"].items():
+            shipped = next(k for k in res["knn_accuracy"] if k.startswith("related (shipped"))
+            print(f"  {graph:8s} {venue}: related kNN {res['knn_accuracy'][shipped]:.4f}, "
+                  f"embedding kNN {res['knn_accuracy'].get('embedding (MiniLM-L6)')}", flush=True)
+    return out
+
+
 def versions() -> dict:
     from importlib.metadata import version
 
@@ -237,6 +272,13 @@ def main() -> int:
         return 0
     if not data.available():
         print("corpora not found: skipped")
+        return 0
+    if "--knn" in sys.argv:
+        result = {"command": "benchmarks/search_embed.py --knn", "versions": versions(),
+                  "commit": subprocess.run(["git", "-C", str(data.REPO), "rev-parse", "--short", "HEAD"],
+                                           capture_output=True, text=True).stdout.strip(),
+                  "machine": data.machine(), "knn_label_accuracy": knn()}
+        print("written", data.write_result("search_embed_knn", result))
         return 0
     started = time.time()
     records = data.iclr2020()
