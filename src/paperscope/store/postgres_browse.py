@@ -9,7 +9,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from ..filters import Filter
-from .postgres_sql import TYPE_EXPR, ordered_sql
+from .filter_sql import POSTGRES, ordered_sql
 
 _STALE_FACTS = "(facts_hash IS NULL OR facts_hash != text_hash || %s)"
 TEXT_COLUMNS = ("title", "label", "abstract", "authors", "keywords")
@@ -21,17 +21,17 @@ class BrowseQueries:
     def ordered_ids(self, f: Filter, sort: str = "list") -> list[str]:
         if f.ids is not None and not f.ids:
             return []
-        sql, args = ordered_sql(f, sort)
+        sql, args = ordered_sql(f, POSTGRES, sort)
         return [r[0] for r in self.conn.execute(sql, args)]
 
     def ordered_rowids(self, f: Filter, sort: str = "list") -> np.ndarray:
         if f.ids is not None and not f.ids:
             return np.zeros(0, np.int64)
-        sql, args = ordered_sql(f, sort, select="p.rowid")
+        sql, args = ordered_sql(f, POSTGRES, sort, select="p.rowid")
         return np.fromiter((r[0] for r in self.conn.execute(sql, args)), dtype=np.int64)
 
     def facet_counts(self, f: Filter) -> dict[str, dict[str, int]]:
-        sql, args = ordered_sql(f, "rowid", select=f"{TYPE_EXPR} AS t, p.status AS s")
+        sql, args = ordered_sql(f, POSTGRES, "rowid", select=f"{POSTGRES.paper_type()} AS t, p.status AS s")
         out: dict[str, dict[str, int]] = {}
         for name, col in (("paper_type", "t"), ("status", "s")):
             rows = self.conn.execute(f"SELECT {col}, COUNT(*) FROM ({sql}) q GROUP BY 1 ORDER BY 2 DESC, 1", args)

@@ -10,7 +10,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from ..filters import Filter
-from .sqlite_sql import TYPE_EXPR, ordered_sql
+from .filter_sql import SQLITE, ordered_sql
 
 _STALE_FACTS = "(facts_hash IS NULL OR facts_hash != text_hash || ?)"
 
@@ -24,19 +24,19 @@ class BrowseQueries:
         """Ids of every paper passing `f`, in display order (sort: list, type, title, recent)."""
         if f.ids is not None and not f.ids:
             return []
-        sql, args = ordered_sql(f, sort)
+        sql, args = ordered_sql(f, SQLITE, sort)
         return [r[0] for r in self.conn.execute(sql, args)]
 
     def ordered_rowids(self, f: Filter, sort: str = "list") -> np.ndarray:
         """Row numbers (the search indexes' key) of the papers passing `f`, in `sort` order."""
         if f.ids is not None and not f.ids:
             return np.zeros(0, np.int64)
-        sql, args = ordered_sql(f, sort, select="p.rowid")
+        sql, args = ordered_sql(f, SQLITE, sort, select="p.rowid")
         return np.fromiter((r[0] for r in self.conn.execute(sql, args)), dtype=np.int64)
 
     def facet_counts(self, f: Filter) -> dict[str, dict[str, int]]:
         """Counts by paper type and status of the papers passing `f` (filter menus)."""
-        sql, args = ordered_sql(f, "rowid", select=f"{TYPE_EXPR} AS t, p.status AS s")
+        sql, args = ordered_sql(f, SQLITE, "rowid", select=f"{SQLITE.paper_type()} AS t, p.status AS s")
         out: dict[str, dict[str, int]] = {"paper_type": {}, "status": {}}
         for name, col in (("paper_type", "t"), ("status", "s")):
             rows = self.conn.execute(f"SELECT {col}, COUNT(*) FROM ({sql}) GROUP BY 1 ORDER BY 2 DESC, 1", args)
