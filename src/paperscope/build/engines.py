@@ -43,7 +43,11 @@ class RayEngine:
         self.started = False
         if not ray.is_initialized():
             if address:
-                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+                try:
+                    ray.init(address=address, log_to_driver=False)
+                except (ConnectionError, RuntimeError, ValueError) as exc:
+                    raise InputError(f"cannot reach a Ray cluster at {address}: {str(exc).strip()[:300]} "
+                                     "(start one with `ray start --head`)") from exc
             else:
                 ray.init(num_cpus=workers or 2, include_dashboard=False, log_to_driver=False)
             self.started = True

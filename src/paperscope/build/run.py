@@ -107,6 +107,7 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, engine: str = "local
     size = int(old.get("shard_size") or shard_size)
     if size < 1:
         raise InputError("--shard-size must be at least 1")
+    eng = make_engine(engine, address=address, workers=workers, embedder=embedder)  # fails before any work
     wall0, cpu0 = time.monotonic(), time.process_time()
     staging = SQLiteStore(folder / STAGING)
     try:
@@ -129,27 +130,23 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, engine: str = "local
                   "ingest": {k: ingest.total(k) for k in ("added", "merged", "unchanged", "duplicates", "skipped")}}
         progress = Progress(say, total)
         done_entries: dict[str, dict] = {}
-        eng = make_engine(engine, address=address, workers=workers, embedder=embedder)
         report["workers"] = eng.workers
         cpu_stage = {"facts": 0.0, "embed": 0.0}
         write_wall = 0.0
         compute_wall0 = time.monotonic()
-        try:
-            jobs = _plan(staging, folder, lo, hi, size, versions, entries, cache_index, done_entries, report,
-                         progress)
-            for plan, result in eng.run(jobs):
-                report["worker_pids"].add(result["pid"])
-                for k in cpu_stage:
-                    cpu_stage[k] += result["stages"][k]
-                t = time.monotonic()
-                entry = _write_shard(folder, plan, result["rows"])
-                write_wall += time.monotonic() - t
-                done_entries[entry["name"]] = entry
-                manifest["shards"] = [done_entries[n] for n in sorted(done_entries)]
-                shards.write_manifest(folder, manifest)
-                progress.add(entry["papers"])
-        finally:
-            eng.close()
+        jobs = _plan(staging, folder, lo, hi, size, versions, entries, cache_index, done_entries, report,
+                     progress)
+        for plan, result in eng.run(jobs):
+            report["worker_pids"].add(result["pid"])
+            for k in cpu_stage:
+                cpu_stage[k] += result["stages"][k]
+            t = time.monotonic()
+            entry = _write_shard(folder, plan, result["rows"])
+            write_wall += time.monotonic() - t
+            done_entries[entry["name"]] = entry
+            manifest["shards"] = [done_entries[n] for n in sorted(done_entries)]
+            shards.write_manifest(folder, manifest)
+            progress.add(entry["papers"])
         stages["compute"] = {"wall_s": time.monotonic() - compute_wall0, "facts_cpu_s": cpu_stage["facts"],
                              "embed_cpu_s": cpu_stage["embed"], "write_wall_s": write_wall}
         manifest["shards"] = [done_entries[n] for n in sorted(done_entries)]
@@ -160,6 +157,7 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, engine: str = "local
         shards.write_manifest(folder, manifest)
     finally:
         staging.close()
+        eng.close()
     report["worker_pids"] = sorted(report["worker_pids"])
     report["stages"] = stages
     report["counts"] = manifest["counts"]
