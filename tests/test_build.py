@@ -137,8 +137,7 @@ def test_cli_build_then_load(tmp_path):
 
 
 def test_load_into_the_library_backend(tmp_path, lib):
-    if not hasattr(lib.store, "bulk_load"):
-        pytest.skip(f"{type(lib.store).__name__} has no bulk_load yet")
+    """`load` into each backend (SQLite executemany, PostgreSQL COPY)."""
     extra = tmp_path / "neurips.txt"
     extra.write_text(NEW_LIST, encoding="utf-8")
     Library.build([extra], tmp_path / "b")

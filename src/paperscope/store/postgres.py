@@ -15,6 +15,7 @@ import numpy as np
 from ..filters import Filter
 from ..model import InputError, Paper
 from .postgres_browse import BrowseQueries
+from .postgres_bulk import BulkData
 from .postgres_index import IndexData
 from .postgres_user import AnalysisData, UserData
 from .rows import COPY_COLUMNS, ORDER_BY, PAPER_COLUMNS, membership_dict, paper_from_row
@@ -32,7 +33,7 @@ def _migrations() -> list[tuple[str, str]]:
     return sorted((p.name, p.read_text("utf-8")) for p in folder.iterdir() if p.name.endswith(".sql"))
 
 
-class PostgresStore(BrowseQueries, IndexData, UserData, AnalysisData):
+class PostgresStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
     backend = "postgres"
 
     def __init__(self, url: str, *, readonly: bool = False):

@@ -1,0 +1,96 @@
+"""Bulk export and bulk load for the distributed build in the PostgreSQL store (the SQLite
+store's `sqlite_bulk.py` in PostgreSQL's dialect): new papers of a shard go in with COPY, the
+rest as in SQLite (known papers updated only where a column differs, memberships and keys added
+when missing, embeddings by text hash), one transaction per shard."""
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from .sqlite_bulk import BULK_COLUMNS
+
+
+class BulkData:
+    conn: Any
+
+    def rowid_span(self) -> tuple[int, int]:
+        row = self.conn.execute("SELECT COALESCE(MIN(rowid), 0), COALESCE(MAX(rowid), 0) FROM papers").fetchone()
+        return int(row[0]), int(row[1])
+
+    def export_papers(self, first: int, last: int) -> list[dict[str, Any]]:
+        cols = ", ".join(BULK_COLUMNS)
+        rows = self.conn.execute(f"SELECT rowid, {cols} FROM papers WHERE rowid BETWEEN %s AND %s ORDER BY rowid",
+                                 (int(first), int(last)))
+        return [{"rowid": r[0], **{c: r[i + 1] for i, c in enumerate(BULK_COLUMNS)}} for r in rows]
+
+    def export_memberships(self, first: int, last: int) -> list[dict[str, Any]]:
+        rows = self.conn.execute(
+            "SELECT m.paper_id, c.name, c.venue, c.year, s.path, s.sha256, s.format, m.position, m.status "
+            "FROM memberships m JOIN papers p ON p.id = m.paper_id JOIN collections c ON c.id = m.collection_id "
+            "JOIN sources s ON s.id = m.source_id WHERE p.rowid BETWEEN %s AND %s "
+            "ORDER BY p.rowid, c.id, s.id", (int(first), int(last)))
+        names = ("paper_id", "collection", "venue", "year", "source", "sha256", "format", "position", "status")
+        return [dict(zip(names, r)) for r in rows]
+
+    def export_keys(self, first: int, last: int) -> list[tuple[str, str]]:
+        return [(r[0], r[1]) for r in self.conn.execute(
+            "SELECT k.key, k.paper_id FROM paper_keys k JOIN papers p ON p.id = k.paper_id "
+            "WHERE p.rowid BETWEEN %s AND %s ORDER BY p.rowid, k.key", (int(first), int(last)))]
+
+    def loaded_shards(self) -> dict[str, str]:
+        return dict(self.conn.execute("SELECT shard, fingerprint FROM build_loads").fetchall())
+
+    def bulk_load(self, papers: Sequence[dict[str, Any]], memberships: Sequence[dict[str, Any]],
+                  keys: Iterable[tuple[str, str]], embeddings: Iterable[tuple[str, bytes]], *,
+                  model: str, dim: int, shard: str, fingerprint: str) -> dict[str, int]:
+        counts = {"added": 0, "updated": 0, "unchanged": 0, "memberships": 0}
+        with self.transaction():  # type: ignore[attr-defined]
+            names = ", ".join(BULK_COLUMNS)
+            known = {r[0]: dict(zip(BULK_COLUMNS, r)) for r in self.conn.execute(
+                f"SELECT {names} FROM papers WHERE id = ANY(%s)", ([p["id"] for p in papers],))}
+            fresh = [p for p in papers if p["id"] not in known]
+            with self.conn.cursor() as cur, cur.copy(f"COPY papers ({names}) FROM STDIN") as copy:
+                for p in fresh:
+                    copy.write_row([p[c] for c in BULK_COLUMNS])
+            counts["added"] = len(fresh)
+            for p in papers:
+                old = known.get(p["id"])
+                if old is None:
+                    continue
+                changes = {c: p[c] for c in BULK_COLUMNS[1:] if old[c] != p[c]}
+                if changes:
+                    self.update_paper(p["id"], changes)  # type: ignore[attr-defined]
+                    counts["updated"] += 1
+                else:
+                    counts["unchanged"] += 1
+            self.add_keys_many(list(keys))
+            rows = []
+            ids: dict[tuple[str, str], int] = {}
+            for m in memberships:
+                ckey, skey = ("c", m["collection"]), ("s", m["source"])
+                if ckey not in ids:
+                    ids[ckey] = self._bulk_collection(m["collection"], m["venue"], m["year"])
+                if skey not in ids:
+                    ids[skey] = self.source_id(m["source"], m["sha256"], m["format"])  # type: ignore[attr-defined]
+                rows.append((m["paper_id"], ids[ckey], ids[skey], m["position"], m["status"]))
+            with self.conn.cursor() as cur:
+                for row in rows:
+                    cur.execute("INSERT INTO memberships(paper_id, collection_id, source_id, position, status) "
+                                "VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING", row)
+                    counts["memberships"] += cur.rowcount
+            new_vectors = [(h, v) for h, v in embeddings]
+            if new_vectors:
+                self.save_embeddings(model, dim, new_vectors)  # type: ignore[attr-defined]
+            self.conn.execute("INSERT INTO build_loads(shard, fingerprint) VALUES (%s, %s) ON CONFLICT (shard) "
+                              "DO UPDATE SET fingerprint = EXCLUDED.fingerprint, loaded_at = iso_now()",
+                              (shard, fingerprint))
+        return counts
+
+    def add_keys_many(self, pairs: list[tuple[str, str]]) -> None:
+        with self.conn.cursor() as cur:
+            cur.executemany("INSERT INTO paper_keys(key, paper_id) VALUES (%s, %s) ON CONFLICT DO NOTHING", pairs)
+
+    def _bulk_collection(self, name: str, venue: str, year: int | None) -> int:
+        return self.collection_id(venue, year) if name == (f"{venue} {year}" if year else venue) else int(
+            self.conn.execute("INSERT INTO collections(name, venue, year) VALUES (%s, %s, %s) "
+                              "ON CONFLICT ((lower(name))) DO UPDATE SET name = EXCLUDED.name RETURNING id",
+                              (name, venue, year)).fetchone()[0])
