@@ -3,8 +3,9 @@
 Target (issue 4): facts for 2,634 papers in under 30 s. Measures wall-clock and CPU time of
 the whole pass, title-less and with titles (CPU time is the one-core cost; wall time grows
 when other processes share the cores, see `load_avg_1min`), and the time per enrich stage (methods, TL;DR,
-label, links, paper type, keyphrases, artifacts). The plain-text rendering of the abstracts
-(done at ingest, not by enrich) is prepared beforehand and not timed.
+label, links, paper type, keyphrases, artifacts), and one huge abstract (200 KB, 1 MB) in two
+shapes. The plain-text rendering of the abstracts (done at ingest, not by enrich) is prepared
+beforehand and not timed.
 
     .venv/bin/python benchmarks/enrich_speed.py      -> benchmarks/results/enrich_speed.json
 """
@@ -68,12 +69,31 @@ def stage_breakdown(papers) -> dict[str, float]:
         mentions = timed("methods", lambda: find_mentions(doc))
         names = [m.name for m in mentions]
         tldr = timed("tldr", lambda: best_sentence(doc, names))
-        timed("label", lambda: make_label(None, doc, mentions, tldr))
         timed("links", lambda: find_links(doc.raw))
-        timed("paper_type", lambda: classify(doc.text))
-        timed("keyphrases", lambda: keyphrases(doc, exclude=names))
+        kind, _ = timed("paper_type", lambda: classify(doc.text))
+        phrases = timed("keyphrases", lambda: keyphrases(doc, exclude=names))
+        timed("label", lambda: make_label(None, doc, mentions, tldr, paper_type=kind, keyphrases=phrases))
         timed("artifacts", lambda: find_artifacts(doc))
     return {k: round(v / len(papers) * 1000, 3) for k, v in spent.items()}
+
+
+def huge_abstracts(papers) -> dict[str, float]:
+    """CPU seconds of `derive_facts` for one huge abstract (issue 10.2: every step linear):
+    the posters' abstracts run together, and a run-on text of parenthesised abbreviations (the
+    shape that used to be quadratic), at 200 KB and 1 MB."""
+    from paperscope.enrich import derive_facts
+
+    joined = " ".join(abstract for _, abstract in papers)
+    shapes = {"abstracts": lambda n: joined[:n],
+              "parenthesised run-on": lambda n: ("deep network (DN) " * (n // 18 + 1))[:n]}
+    out = {}
+    for name, make in shapes.items():
+        for size in (200_000, 1_000_000):
+            text = make(size)
+            t = time.process_time()
+            derive_facts(None, text)
+            out[f"{name} {size // 1000} KB"] = round(time.process_time() - t, 2)
+    return out
 
 
 def main() -> int:
@@ -85,17 +105,25 @@ def main() -> int:
     title_less = whole_pass(papers, with_titles=False)
     with_titles = whole_pass(papers, with_titles=True)
     stages = stage_breakdown(papers)
+    huge = huge_abstracts(papers)
     try:
         load = os.getloadavg()[0]
     except OSError:
         load = None
+    import subprocess
+
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
     result = {
+        "command": "benchmarks/enrich_speed.py", "git_commit": commit,
+        "data": "icml2024_events/icml2024_events.json (Poster events)",
         "papers": len(papers),
         "target_s": TARGET_S,
         "title_less": title_less,
         "with_titles": with_titles,
         "ms_per_paper": round(title_less["cpu_s"] / len(papers) * 1000, 2),
         "stage_cpu_ms_per_paper": stages,
+        "huge_abstract_cpu_s": huge,
         # CPU time is the one-core cost; wall time also counts waiting for a busy machine
         "meets_target": title_less["cpu_s"] < TARGET_S and with_titles["cpu_s"] < TARGET_S,
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
@@ -108,6 +136,7 @@ def main() -> int:
     print(f"{'title-less':<14}{title_less['wall_s']:>8}{title_less['cpu_s']:>8}")
     print(f"{'with titles':<14}{with_titles['wall_s']:>8}{with_titles['cpu_s']:>8}")
     print("cpu ms/paper by stage:", ", ".join(f"{k} {v}" for k, v in stages.items()))
+    print("one huge abstract, cpu s:", ", ".join(f"{k} {v}" for k, v in huge.items()))
     print(f"wrote {OUT.relative_to(ROOT)}")
     return 0
 

@@ -179,8 +179,9 @@ def main() -> int:
                             capture_output=True, text=True).stdout.strip()
     from importlib.metadata import version
 
-    result.update(command="benchmarks/keyphrase_eval.py" + (f" --src ... --name {args.name!r}" if args.src else ""),
-                  git_commit=commit, k=K, packages={"PyStemmer": version("PyStemmer")},
+    result.setdefault("commands", {})[args.name] = (
+        "benchmarks/keyphrase_eval.py" + (f" --src OLD/src --name {args.name!r}" if args.src else ""))
+    result.update(git_commit=commit, k=K, packages={"PyStemmer": version("PyStemmer")},
                   data=["iclr2020_miniconf/papers.csv (keywords)",
                         "dylanjoo_openreview/ICLR/ICLR17_submissions.csv, ICLR18_submissions.csv (Keyword)"],
                   load_avg_1min=os.getloadavg()[0])

@@ -167,7 +167,9 @@ def main() -> int:
                 print(f"  {lb(r['label'])}  {r['label']!r}\n      title: {r['title']}")
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
-    result.update(command="benchmarks/label_eval.py", git_commit=commit,
+    result.setdefault("commands", {})[args.name] = (
+        "benchmarks/label_eval.py" + (f" --src OLD/src --name {args.name!r}" if args.src else ""))
+    result.update(git_commit=commit,
                   data="icml2024_events/icml2024_events.json (Poster events)",
                   split="sha1(virtualsite_url) even: tuning, odd: untouched",
                   packages={"PyStemmer": _version("PyStemmer")},
