@@ -16,5 +16,6 @@ from . import web as _web_commands  # noqa: F401,E402  serve
 from . import expertise as _expertise_commands  # noqa: F401,E402  match, reviewers, experts
 from . import build as _build_commands  # noqa: F401,E402  build, load
 from . import db as _db_commands  # noqa: F401,E402  db start|stop, copy
+from . import assistant as _assistant_commands  # noqa: F401,E402  mcp
 
 __all__ = ["app", "main"]

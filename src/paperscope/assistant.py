@@ -1,0 +1,146 @@
+"""`paperscope mcp`: a user's library as a Model Context Protocol server over stdio, so an
+assistant can search it, read papers, see topics, compare collections, get recommendations and
+(only when started with --allow-writes) tag papers.
+
+Every tool calls one `Library` facade method and returns its JSON (the CLI's `--json` shapes).
+Arguments are validated by their declared types and bounds (the SDK turns a violation into an
+error the model can read); a user mistake (unknown paper, ambiguous prefix, no such collection)
+comes back as a tool error with the library's own message. Collections are resources.
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Annotated, Any, Literal, Optional
+
+from pydantic import Field
+
+from .model import InputError
+
+Text = Annotated[str, Field(min_length=1, max_length=1000)]
+Name = Annotated[Optional[str], Field(default=None, max_length=200, description='collection, e.g. "ICML 2024"')]
+Year = Annotated[Optional[str], Field(default=None, max_length=20, description="a year or a range: 2024, 2020..2024, >=2020")]
+PaperId = Annotated[str, Field(min_length=4, max_length=80, pattern=r"^[A-Za-z0-9_.:-]+$",
+                               description="paper id or a unique prefix of at least 4 characters")]
+TOPIC_PAPERS = 10  # paper ids listed per topic (the sizes say how many there are)
+
+
+def build_server(db: str | Path | None, *, allow_writes: bool = False, embedder: Any | None = None):
+    """The MCP server for the library at `db` (read-only unless `allow_writes`)."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+
+    from .library import Library
+
+    lib = Library.open(db, readonly=not allow_writes, embedder=embedder)
+    lock = threading.Lock()  # one library handle: one question at a time
+    server = MCPServer("paperscope", instructions=(
+        "A local library of ML conference papers. Search it (hybrid lexical + semantic), open a "
+        "paper with `show`, find related work by paper id or by a draft's text, see a collection's "
+        "topics, compare two collections, recommend papers from a tag. Paper ids come from the "
+        "results; collections are listed as resources."
+        + ("" if allow_writes else " This server is read-only.")))
+
+    def ask(fn, *args, **kwargs):
+        try:
+            with lock:
+                return fn(*args, **kwargs)
+        except (InputError, ValueError, KeyError) as exc:
+            raise ToolError(str(exc).strip("'\"")) from None
+
+    def scope(collection: str | None) -> str | None:
+        if collection and lib.find_collection(collection) is None:
+            known = ", ".join(c["name"] for c in lib.collections()) or "none"
+            raise ToolError(f"no collection named {collection!r} (collections: {known})")
+        return collection
+
+    @server.tool(description="Search the library: words, \"exact phrases\", prefix*, -exclusions; "
+                             "optional collection/venue/year filters. Returns ranked papers with scores.")
+    def search(query: Text, limit: Annotated[int, Field(ge=1, le=100)] = 10, collection: Name = None,
+               venue: Name = None, year: Year = None) -> list[dict[str, Any]]:
+        return [h.to_json() for h in ask(lib.search, query, limit=limit, collection=scope(collection),
+                                         venue=venue, year=year)]
+
+    @server.tool(description="Papers related to one paper (by id) or to a text of your own (a draft "
+                             "abstract); give exactly one of `id` or `text`.")
+    def related(id: Optional[PaperId] = None,
+                text: Annotated[Optional[str], Field(default=None, max_length=20_000)] = None,
+                limit: Annotated[int, Field(ge=1, le=50)] = 10, collection: Name = None) -> list[dict[str, Any]]:
+        if bool(id) == bool(text and text.strip()):
+            raise ToolError("give exactly one of `id` or `text`")
+        return [h.to_json() for h in ask(lib.related, id, text=text, limit=limit, collection=scope(collection))]
+
+    @server.tool(description="One paper in full: title or derived label, abstract, authors, venue, "
+                             "links, extracted facts and the user's tags and notes.")
+    def show(id: PaperId) -> dict[str, Any]:
+        found = ask(lib.paper, id)
+        if found is None:
+            raise ToolError(f"no paper with id {id!r}")
+        return found
+
+    @server.tool(description="Topics of a collection (or of the whole library): label, size, "
+                             "representative terms, the most typical paper ids.")
+    def topics(collection: Name = None, level: Literal["coarse", "fine"] = "coarse") -> list[dict[str, Any]]:
+        found = lib.find_collection(scope(collection)) if collection else None
+        rows = ask(lib.topics, venue=found["venue"] if found else None, year=found["year"] if found else None,
+                   level=level)
+        return [{**t, "papers": t["papers"][:TOPIC_PAPERS]} for t in rows]
+
+    @server.tool(description="Compare two collections: topic shares, distinctive terms (significant "
+                             "ones only), paper types, and warnings when a side is small.")
+    def compare(a: Annotated[str, Field(min_length=1, max_length=200)],
+                b: Annotated[str, Field(min_length=1, max_length=200)]) -> dict[str, Any]:
+        out = ask(lib.compare, a, b)
+        out["topics"] = [{k: v for k, v in t.items() if k != "papers"} for t in out["topics"]]
+        return out
+
+    @server.tool(description="Papers recommended from a tag (its papers as positives) or from a list "
+                             "of paper ids (\"more like these\"); give exactly one.")
+    def recommend(tag: Annotated[Optional[str], Field(default=None, max_length=80)] = None,
+                  ids: Annotated[Optional[list[PaperId]], Field(default=None, max_length=200)] = None,
+                  limit: Annotated[int, Field(ge=1, le=100)] = 10) -> list[dict[str, Any]]:
+        return [h.to_json() for h in ask(lib.recommend, tag=tag, ids=ids, limit=limit)]
+
+    @server.tool(description="Tag papers (needs a server started with --allow-writes).")
+    def tag(ids: Annotated[list[PaperId], Field(min_length=1, max_length=200)],
+            tags: Annotated[list[Annotated[str, Field(min_length=1, max_length=80)]], Field(min_length=1, max_length=20)]
+            ) -> dict[str, Any]:
+        if not allow_writes:
+            raise ToolError("this server is read-only: start it with `paperscope mcp --allow-writes` to tag papers")
+        return ask(lib.tag, ids, tags)
+
+    @server.tool(description="A reading list as text: bibtex, ris, csljson, csv, jsonl or markdown, of "
+                             "a tag, a search query, a collection or some paper ids.")
+    def export(format: Literal["bibtex", "ris", "csljson", "csv", "jsonl", "markdown"] = "bibtex",
+               tag: Annotated[Optional[str], Field(default=None, max_length=80)] = None,
+               query: Annotated[Optional[str], Field(default=None, max_length=1000)] = None,
+               collection: Name = None,
+               ids: Annotated[Optional[list[PaperId]], Field(default=None, max_length=1000)] = None,
+               limit: Annotated[int, Field(ge=1, le=2000)] = 200) -> str:
+        if sum(x is not None for x in (tag, query, collection, ids)) != 1:
+            raise ToolError("give exactly one of `tag`, `query`, `collection` or `ids`")
+        return ask(lib.export, format, tag=tag, query=query, collection=scope(collection), ids=ids, limit=limit)
+
+    @server.resource("paperscope://collections", name="collections", mime_type="application/json",
+                     description="Every collection (venue + year) with its paper count.")
+    def collections() -> list[dict[str, Any]]:
+        with lock:
+            return lib.collections()
+
+    @server.resource("paperscope://collections/{name}", name="collection", mime_type="application/json",
+                     description="One collection: its counts and its papers (id, title or label).")
+    def collection(name: str) -> dict[str, Any]:
+        with lock:
+            found = lib.find_collection(name)
+            if found is None:
+                raise ResourceError(f"no collection named {name!r}")
+            papers = lib.papers(collection=found["name"])
+        return {**found, "papers": [{"id": p["id"], "title": p.get("title") or p.get("label") or ""}
+                                    for p in papers]}
+
+    return server
+
+
+def serve(db: str | Path | None, *, allow_writes: bool = False) -> None:
+    """Run the server on stdin/stdout until the client closes it."""
+    build_server(db, allow_writes=allow_writes).run("stdio")

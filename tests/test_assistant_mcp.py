@@ -1,0 +1,121 @@
+"""`paperscope mcp` end to end: the MCP SDK's own client starts the server over stdio on a copy of
+the example library and calls every tool, reads the collections, and sees validation errors,
+user errors and the read-only guard as tool errors it can read."""
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+
+import pytest
+
+from web_support import web_db  # noqa: F401  (fixture: the example lists + a hostile list)
+
+pytest.importorskip("mcp")
+
+
+async def _session_run(db, allow_writes: bool, body):
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    args = ["-m", "paperscope", "--db", str(db), "mcp"] + (["--allow-writes"] if allow_writes else [])
+    params = StdioServerParameters(command=sys.executable, args=args)
+    with open(db.parent / "mcp-server.log", "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                return await body(session)
+
+
+def run(db, body, allow_writes: bool = False):
+    import anyio
+
+    return anyio.run(_session_run, db, allow_writes, body)
+
+
+def data(result):
+    """A tool result's JSON: structured content when the tool returns it, else its text."""
+    assert not result.is_error, result.content
+    if result.structured_content is not None:
+        found = result.structured_content
+        return found.get("result", found) if isinstance(found, dict) and set(found) == {"result"} else found
+    return json.loads(result.content[0].text)
+
+
+def error_text(result) -> str:
+    assert result.is_error
+    return " ".join(getattr(c, "text", "") for c in result.content)
+
+
+@pytest.fixture()
+def db(web_db, tmp_path):  # noqa: F811
+    copy = tmp_path / "lib.db"
+    shutil.copy(web_db, copy)
+    return copy
+
+
+def test_an_assistant_uses_every_tool_over_stdio(db):
+    async def body(session):
+        tools = {t.name for t in (await session.list_tools()).tools}
+        assert {"search", "related", "show", "topics", "compare", "recommend", "tag", "export"} <= tools
+        hits = data(await session.call_tool("search", {"query": "low rank factorised layers", "limit": 5}))
+        assert 1 <= len(hits) <= 5 and hits[0]["rank"] == 1
+        first = hits[0]["id"]
+        paper = data(await session.call_tool("show", {"id": first}))
+        assert paper["id"] == first and paper["abstract"]
+        near = data(await session.call_tool("related", {"id": first, "limit": 3}))
+        assert len(near) == 3 and first not in [h["id"] for h in near]
+        draft = data(await session.call_tool("related", {"text": paper["abstract"], "limit": 3}))
+        assert len(draft) == 3 and first not in [h["id"] for h in draft]  # the draft's own text is left out
+        assert {h["id"] for h in draft} & {h["id"] for h in near}
+        topics = data(await session.call_tool("topics", {"collection": "ICML 2024"}))
+        assert topics and all(t["label"] and len(t["papers"]) <= 10 for t in topics)
+        cmp = data(await session.call_tool("compare", {"a": "ICML 2024", "b": "ICLR 2024"}))
+        assert cmp["a"]["name"] == "ICML 2024" and cmp["warnings"]
+        more = data(await session.call_tool("recommend", {"ids": [first], "limit": 3}))
+        assert len(more) == 3
+        bib = await session.call_tool("export", {"format": "bibtex", "ids": [first]})
+        assert not bib.is_error and "@" in bib.content[0].text
+        listed = await session.list_resources()
+        assert any(str(r.uri) == "paperscope://collections" for r in listed.resources)
+        read = await session.read_resource("paperscope://collections")
+        names = [c["name"] for c in json.loads(read.contents[0].text)]
+        assert "ICML 2024" in names
+        return first
+
+    run(db, body)
+
+
+def test_bad_input_and_writes_are_refused_with_readable_errors(db):
+    async def body(session):
+        assert "at least" in error_text(await session.call_tool("search", {"query": ""})).lower() or \
+            "string" in error_text(await session.call_tool("search", {"query": ""})).lower()
+        assert error_text(await session.call_tool("search", {"query": "x", "limit": 1000}))
+        assert "no paper" in error_text(await session.call_tool("show", {"id": "zzzz0000"}))
+        assert "exactly one" in error_text(await session.call_tool("related", {}))
+        assert "no collection" in error_text(await session.call_tool("topics", {"collection": "NeurIPS 1999"}))
+        assert "same papers" in error_text(await session.call_tool("compare", {"a": "ICML 2024", "b": "ICML 2024"}))
+        hits = data(await session.call_tool("search", {"query": "graph networks", "limit": 1}))
+        refused = error_text(await session.call_tool("tag", {"ids": [hits[0]["id"]], "tags": ["to-read"]}))
+        assert "read-only" in refused
+        return hits[0]["id"]
+
+    pid = run(db, body)
+    from paperscope.library import Library
+
+    with Library.open(db, readonly=True) as lib:
+        assert lib.paper(pid)["tags"] == []
+
+
+def test_with_allow_writes_the_assistant_can_tag(db):
+    async def body(session):
+        hits = data(await session.call_tool("search", {"query": "graph networks", "limit": 1}))
+        out = data(await session.call_tool("tag", {"ids": [hits[0]["id"]], "tags": ["to-read"]}))
+        assert out["tags"] == ["to-read"]
+        return hits[0]["id"]
+
+    pid = run(db, body, allow_writes=True)
+    from paperscope.library import Library
+
+    with Library.open(db, readonly=True) as lib:
+        assert lib.paper(pid)["tags"] == ["to-read"]
