@@ -6,8 +6,9 @@ vector (the same functions the product uses), then score any fusion of them offl
 """
 from __future__ import annotations
 
+import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -25,10 +26,14 @@ class Run:
     queries: list[str]
     abstracts: list[str]  # lexical-index order, for the substring baseline
     shipped: list[int]  # rank of the target through the product's own hybrid.rank (11: not in top 10)
+    learned: list[int] = field(default_factory=list)  # the same with the learned second stage
+    target_weak: list[bool] = field(default_factory=list)  # the shipped search grades the target weak
+    offtopic: dict = field(default_factory=dict)  # weak grades of off-topic queries (held-out half)
 
 
 def collect(name: str, records: list[dict]) -> Run:
     from paperscope.search import hybrid
+    from paperscope.search.fusion import FusionParams
 
     lib = data.library(name, records, titles=False)
     index = lib.engine.lexical()
@@ -54,11 +59,14 @@ def collect(name: str, records: list[dict]) -> Run:
         bm25.append(index.scores(groups))
     cos = [matrix @ v for v in qvecs]
     abstracts = {r: a for r, (_, a) in lib.store.texts_of_rowids([int(r) for r in index.rowids]).items()}
-    shipped = shipped_ranks(lib, qs, qvecs, targets)
+    weak: list[bool] = []
+    shipped = shipped_ranks(lib, qs, qvecs, targets, weak_out=weak)
+    learned = shipped_ranks(lib, qs, qvecs, targets, params=FusionParams(second="learned"))
+    off = offtopic_weak(lib)
     print(f"  {name}: {len(qs)} queries over {index.size} papers ({time.time() - t0:.1f}s)", flush=True)
     lib.close()
     return Run(name, bm25, cos, np.array(targets), queries, [abstracts[int(r)] for r in index.rowids],
-               shipped)
+               shipped, learned, weak, off)
 
 
 class PrecomputedEmbedder:
@@ -76,23 +84,51 @@ class PrecomputedEmbedder:
         return self.real.token_counts(texts)
 
 
-def shipped_ranks(lib, qs, qvecs, targets, depth: int = 10) -> list[int]:
+def shipped_ranks(lib, qs, qvecs, targets, depth: int = 10, params=None, weak_out: list | None = None) -> list[int]:
     """Target ranks through the product's search (`SearchEngine.rank`: fusion + second stage),
-    with an engine whose embedder answers the benchmark's queries from precomputed vectors."""
-    from paperscope.search import semantic
+    with an engine whose embedder answers the benchmark's queries from precomputed vectors;
+    `weak_out` gets whether the search grades each target weak (True when not a candidate)."""
+    from paperscope.search import fusion, semantic
     from paperscope.search.engine import SearchEngine
 
     engine = SearchEngine(lib.store, PrecomputedEmbedder(lib.engine.embedder, [q.text for q in qs], qvecs))
     out = []
     with semantic.single_threaded_blas():
         for q, target in zip(qs, targets):
-            found = list(engine.rank(q, mode="hybrid", limit=depth).positions)
-            out.append(found.index(target) + 1 if target in found else depth + 1)
+            r = engine.rank(q, mode="hybrid", limit=depth, params=params or fusion.DEFAULT,
+                            keep_all=weak_out is not None)
+            at = np.flatnonzero(r.positions == target)
+            out.append(int(at[0]) + 1 if len(at) and at[0] < depth else depth + 1)
+            if weak_out is not None:
+                weak_out.append(bool(r.weak[at[0]]) if len(at) else True)
     return out
+
+
+OFFTOPIC = data.HERE / "data" / "offtopic_queries.json"
+
+
+def offtopic_weak(lib, limit: int = 20) -> dict:
+    """Queries from other fields, the half not used to calibrate (odd positions): the share of
+    their top `limit` results graded weak, and of queries whose results are all weak."""
+    from paperscope.search import hybrid, semantic
+
+    queries = json.loads(OFFTOPIC.read_text("utf-8"))["queries"][1::2]
+    flags = []
+    with semantic.single_threaded_blas():
+        for text in queries:
+            flags.append(lib.engine.rank(hybrid.prepare(text), mode="hybrid", limit=limit).weak)
+    return {"queries": len(queries), "results": int(sum(len(f) for f in flags)),
+            "results_weak": round(float(np.mean(np.concatenate(flags))), 4) if flags else None,
+            "queries_all_weak": round(float(np.mean([bool(f.all()) for f in flags])), 4) if flags else None}
 
 
 def shipped(run: Run) -> dict:
     return metrics(run.shipped)
+
+
+def weak_summary(run: Run) -> dict:
+    return {"known_item_targets_weak": round(float(np.mean(run.target_weak)), 4) if run.target_weak else None,
+            "offtopic_held_out": run.offtopic}
 
 
 def rank_of(scores: np.ndarray, target: int) -> int:

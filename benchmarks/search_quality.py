@@ -19,6 +19,7 @@ import time
 
 import _search_data as data
 import _search_eval as ev
+from _run_info import run_info
 
 KNOWN_ITEM = ("icml2024", "uai2024", "colt2024", "icml2016", "iclr2020", "nips")
 TUNING = {"iclr2020", "nips"}
@@ -38,12 +39,15 @@ def known_item() -> dict:
                "semantic (MiniLM-L6)": ev.single(run, "semantic"),
                "plain RRF k=60": ev.evaluate(run, FusionParams("rrf", 1.0, 1.0, 60)),
                "z-score fusion alone (no second stage)": ev.evaluate(run, DEFAULT),
-               "hybrid (shipped: fusion + second stage)": ev.shipped(run)}
+               "hybrid (shipped: fusion + second stage)": ev.shipped(run),
+               "hybrid with the learned ranker (train_ranker.py)": ev.metrics(run.learned),
+               "weak grade": ev.weak_summary(run)}
         out[name] = row
+        print(f"  weak: targets {row['weak grade']['known_item_targets_weak']}, off-topic {run.offtopic}")
         print(f"\n{name} ({row['papers']} papers{', TUNING corpus' if name in TUNING else ''})")
         print(f"  {'method':38s} {'MRR@10':>7s} {'R@1':>7s} {'R@10':>7s}")
         for method, m in row.items():
-            if isinstance(m, dict):
+            if isinstance(m, dict) and "mrr@10" in m:
                 print(f"  {method:38s} {m['mrr@10']:7.4f} {m['recall@1']:7.4f} {m['recall@10']:7.4f}")
     return out
 
@@ -62,6 +66,8 @@ def main() -> int:
     started = time.time()
     result = {"known_item": known_item(), "knn_label_accuracy": knn(), "k": K,
               "mix_tuned_on": MIX_TUNED_ON, "machine": data.machine(),
+              "run": run_info({"known_item": list(KNOWN_ITEM), "offtopic": "benchmarks/data/offtopic_queries.json"},
+                              "numpy", "onnxruntime"),
               "seconds": round(time.time() - started, 1)}
     print("\nwritten", data.write_result("search_quality", result))
     return 0

@@ -136,9 +136,14 @@ class Hit:
 class SearchHit(Hit):
     WHY_KEY: ClassVar[str] = "explain"  # matched terms, BM25, cosine, ranks, fusion, second stage
     translated: dict[str, Any] | None = None  # a Chinese query: searched_as, translation (search/translate.py)
+    weak: bool = False  # a weak match: little of the query in it and little of its meaning
+    total: int | None = None  # how many papers matched the query at all
 
     def to_json(self) -> dict[str, Any]:
-        return {**super().to_json(), **(self.translated or {})}
+        out = {**super().to_json(), **(self.translated or {}), "weak": self.weak}
+        if self.total is not None:
+            out["total"] = self.total
+        return out
 
 
 @dataclass

@@ -117,6 +117,22 @@ def snippet_markup(snip: dict, style: str = "bold yellow") -> str:
 
 
 def print_hits(hits: list[Hit], explain: bool) -> None:
+    """Hits in rank order; search hits graded weak come after the others under "weaker
+    matches", and a search says how many papers matched at all."""
+    strong = [h for h in hits if not getattr(h, "weak", False)]
+    weak = [h for h in hits if getattr(h, "weak", False)]
+    _print_hit_list(strong, explain)
+    if weak:
+        console.print("weaker matches" if strong else "only weaker matches (nothing matches the query well)",
+                      style="bold dim")
+        _print_hit_list(weak, explain)
+    total = getattr(hits[0], "total", None) if hits else None
+    if total is not None:
+        console.print(f"top {len(hits)} of {total} matching papers" if total >= len(hits) else
+                      f"{total} matching papers; the others shown are only the nearest by meaning", style="dim")
+
+
+def _print_hit_list(hits: list[Hit], explain: bool) -> None:
     for h in hits:
         p = h.paper
         where = " ".join(str(x) for x in (p.get("venue"), p.get("year")) if x)
@@ -144,3 +160,15 @@ def _print_explain(e: dict) -> None:
     console.print(f"     [dim]{escape(' · '.join(parts))}[/]", highlight=False)
     if fields:
         console.print(f"     [dim]matched {escape(fields)}[/]", highlight=False)
+    r = e.get("ranker")
+    if r:
+        top = sorted(r["contributions"].items(), key=lambda kv: -abs(kv[1]))[:5]
+        console.print("     [dim]ranker " + escape(", ".join(f"{k} {v:+.2f}" for k, v in top)) + "[/]", highlight=False)
+    elif e.get("rerank"):
+        rr = e["rerank"]
+        console.print("     [dim]" + escape(" · ".join(f"{k} {rr[k]:.3f}" for k in ("coverage", "cosine_gap", "bigrams")
+                                                  if rr.get(k) is not None)) + "[/]", highlight=False)
+    if e.get("weak"):
+        t = e.get("weak_thresholds") or {}
+        console.print(f"     [dim]weak: cosine under {t.get('cosine')} and query coverage under {t.get('coverage')}[/]",
+                      highlight=False)

@@ -10,6 +10,9 @@
     semantic.py  embeddings at ingest (by text hash), the vector matrix, nearest neighbours
     filters.py   the structured Filter narrowed by the query's filters, phrases, exclusions
     fusion.py    z-score fusion of BM25F and cosine (reciprocal-rank fusion as baseline)
+    rerank.py    hand-set second stage (coverage, cosine gap, bigrams)
+    ranker.py    learned second stage (features, linear model in data/ranker.json) and the
+                 weak-match grade
     hybrid.py    search(): rank, fuse, dress hits with snippets and explanations
     snippets.py  highlighted snippets, matched fields
     related.py   related(): neighbours of a paper or of a user's text

@@ -26,7 +26,8 @@ class FusionParams:
     lexical_weight: float = 1.0
     semantic_weight: float = 1.0
     rrf_k: float = RRF_K
-    rerank: bool = True  # second stage (rerank.py) after the fusion
+    rerank: bool = True  # second stage after the fusion
+    second: str = "shipped"  # shipped (data/ranker.json says) | hand (rerank.py) | learned (ranker.py)
 
 
 DEFAULT = FusionParams()

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..filters import MODES, Filter
 from ..model import SearchHit, latex_to_plain
-from . import filters, fusion, lexical, rerank, semantic, snippets, tokens
+from . import filters, fusion, lexical, ranker, rerank, semantic, snippets, tokens
 from .query import Query, parse
 
 _EMBEDDING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperscope-query")
@@ -29,7 +29,11 @@ class Ranking:
     lex_rank: np.ndarray
     sem_rank: np.ndarray
     terms: dict[str, int] = field(default_factory=dict)  # query term -> id (found in the library)
-    features: rerank.Features | None = None  # second-stage signals (hybrid mode)
+    features: rerank.Features | None = None  # hand-set second-stage signals (hybrid mode)
+    matrix: np.ndarray | None = None  # learned-ranker feature rows (hybrid mode; ranker.FEATURES)
+    weak: np.ndarray | None = None  # True: a weak match (ranker.weak)
+    total: int = 0  # papers holding a query term, plus results that are not weak by meaning
+    learned: bool = False  # the learned ranker ordered these results
 
 
 def prepare(query: str) -> Query:
@@ -61,7 +65,8 @@ def query_groups(engine, index: lexical.LexicalIndex, q: Query) -> tuple[list[tu
 
 
 def rank(engine, q: Query, *, scope: Filter = Filter(), mode: str = "hybrid", limit: int = 20,
-         params: fusion.FusionParams = fusion.DEFAULT) -> Ranking:
+         params: fusion.FusionParams = fusion.DEFAULT, keep_all: bool = False) -> Ranking:
+    """The best `limit` candidates (every candidate with `keep_all`, for training)."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}: use {', '.join(MODES)}")
     index = engine.lexical()
@@ -71,9 +76,11 @@ def rank(engine, q: Query, *, scope: Filter = Filter(), mode: str = "hybrid", li
         return Ranking(np.zeros(0, np.int64), empty, empty, empty, np.zeros(0, np.int64), np.zeros(0, np.int64))
     allowed = filters.allowed_mask(engine, index, q, scope)
     if not q.has_text:  # filters only: list order
-        pos = _list_order(engine, index, q, scope, allowed)[:limit]
+        every = _list_order(engine, index, q, scope, allowed)
+        pos = every[:limit]
         z = np.zeros(len(pos))
-        return Ranking(pos, z, z, np.full(len(pos), np.nan), np.zeros(len(pos), np.int64), np.zeros(len(pos), np.int64))
+        return Ranking(pos, z, z, np.full(len(pos), np.nan), np.zeros(len(pos), np.int64), np.zeros(len(pos), np.int64),
+                       weak=np.zeros(len(pos), bool), total=len(every))
     vec_index = engine.vectors() if mode != "lexical" else None
     if mode == "semantic" and not (vec_index and vec_index.size):
         raise ValueError("this library has no embeddings yet: run `paperscope ingest` again "
@@ -109,23 +116,41 @@ def rank(engine, q: Query, *, scope: Filter = Filter(), mode: str = "hybrid", li
     cosine = _cosines(vec_index, qvec, index.rowids[cand]) if qvec is not None else np.full(len(cand), np.nan)
     lex_rank = fusion.ranks_in(cand, lex_top)
     sem_rank = fusion.ranks_in(cand, sem_top)
-    features = None
+    features = matrix = None
+    model = ranker.shipped()
+    learned = False
     if mode == "lexical":
         scores = bm25.astype(np.float64)
+        coverage = ranker.coverages(index, ids, rerank.query_terms(q), cand)[0]
     elif mode == "semantic":
         scores = np.nan_to_num(cosine, nan=-1.0).astype(np.float64)
+        coverage = ranker.coverages(index, ids, rerank.query_terms(q), cand)[0]
     else:
         lex_stats = fusion.Stats.of(bm25_all[lex_top]) if len(lex_top) else fusion.Stats(0.0, 1.0)
         sem_stats = fusion.Stats.of(_cosines(vec_index, qvec, index.rowids[sem_top])) if len(sem_top) else fusion.Stats(0.0, 1.0)
         scores = fusion.fuse(bm25, cosine, lex_rank, sem_rank, lex_stats, sem_stats, params)
-        if params.rerank:
+        matrix = ranker.features(index, q, cand, np.nan_to_num(lex_stats.z(bm25), nan=-3.0),
+                                 np.nan_to_num(sem_stats.z(cosine), nan=-3.0), bm25, cosine,
+                                 lex_rank, sem_rank, ids)
+        coverage = matrix[:, ranker.FEATURES.index("coverage")]
+        learned = params.second == "learned" or (params.second == "shipped" and model.use)
+        if params.rerank and params.method == "zscore" and learned:
+            scores = ranker.learned(engine.store, index, q, cand, matrix, model)
+        elif params.rerank:
+            learned = False
             scores, features = rerank.apply(engine.store, index, q, cand, scores, cosine, ids)
-    order = np.lexsort((cand, -scores))[:limit]
+            matrix[:, ranker.BIGRAMS] = np.nan_to_num(features.bigrams, nan=0.0)
+    weak = ranker.weak(cosine, coverage, mode, model)
+    total = int((bm25_all > 0).sum()) + int((~weak & (bm25 <= 0)).sum())
+    order = np.lexsort((cand, -scores))
+    if not keep_all:
+        order = order[:limit]
     picked = None
     if features is not None:
         picked = rerank.Features(features.coverage[order], features.gap[order], features.bigrams[order])
     return Ranking(cand[order], scores[order], bm25[order], cosine[order], lex_rank[order],
-                   sem_rank[order], ids, picked)
+                   sem_rank[order], ids, picked, matrix[order] if matrix is not None else None,
+                   weak[order], total, learned)
 
 
 def _top(scores: np.ndarray, k: int) -> np.ndarray:
@@ -177,7 +202,8 @@ def search(engine, query: str, *, scope: Filter = Filter(), limit: int = 20, mod
         out.append(SearchHit(paper, round(float(ranking.scores[i]), 6), len(out) + 1,
                              snippets.snippet(paper, q),
                              _explain(paper, q, ranking, i, mode) if explain else None,
-                             translated=asked.hit_fields()))
+                             translated=asked.hit_fields(), weak=bool(ranking.weak[i]),
+                             total=ranking.total))
     return out
 
 
@@ -192,6 +218,8 @@ def _explain(paper: dict, q: Query, ranking: Ranking, i: int, mode: str) -> dict
         "lexical_rank": int(ranking.lex_rank[i]) or None,
         "semantic_rank": int(ranking.sem_rank[i]) or None,
         "fused_score": _num(ranking.scores[i]) if mode == "hybrid" else None,
+        "weak": bool(ranking.weak[i]),
+        "weak_thresholds": dict(ranker.shipped().weak),
         "query": q.to_dict(),
     }
     if mode == "hybrid":
@@ -204,6 +232,8 @@ def _explain(paper: dict, q: Query, ranking: Ranking, i: int, mode: str) -> dict
                              "bigrams": _num(f.bigrams[i]),
                              "weights": {"coverage": rerank.W_COVERAGE, "cosine_gap": rerank.W_GAP,
                                          "bigrams": rerank.W_BIGRAMS, "depth": rerank.DEPTH}}
+        if ranking.matrix is not None and ranking.learned:
+            out["ranker"] = ranker.explain(ranking.matrix[i], ranker.shipped())
     return out
 
 

@@ -16,6 +16,10 @@ coordinate ascent on ICLR 2020 + NIPS 2013-18 known-item search (benchmarks/sear
 ICML 2024, which search_quality.py reports, is never used for tuning. Held out across the two
 tuning sets (fit on one, score the other) the gain holds: +0.2 pt MRR@10 on ICLR 2020, +0.8 pt
 on NIPS.
+
+A learned replacement over more features (ranker.py, benchmarks/train_ranker.py) tied with these
+weights held out across the development corpora, so this stage still ranks; the learned model's
+file also holds the weak-match thresholds.
 """
 from __future__ import annotations
 

@@ -72,16 +72,19 @@ def related_to_paper(request: Request, paper_id: PaperId, venue: Venue = None, y
 # ---------------------------------------------------------------------- search
 @router.get("/search", summary="Hybrid search (= `paperscope search Q --json`)",
             description="Structured filters (`collection`, `venue`, `year`, `status`, `type`, `has_code`, "
-                        "`topic` = a coarse topic id of `collection`) narrow the query's own filters.")
+                        "`topic` = a coarse topic id of `collection`) narrow the query's own filters. "
+                        "Each result says `weak` (a weak match) and `total`; the `X-Total-Count` header "
+                        "is how many papers matched at all.")
 def search(request: Request, q: Annotated[str, Query(min_length=1, max_length=1000)],
            mode: Mode = "hybrid", collection: Collection = None, venue: Venue = None, year: Year = None,
            status: Flag = None, paper_type: Annotated[Optional[str], Query(alias="type", max_length=60)] = None,
            has_code: Optional[bool] = None, topic: Annotated[Optional[int], Query(ge=0, le=10_000)] = None,
            limit: Annotated[int, Query(ge=1, le=500)] = 20, explain: bool = False) -> JSONResponse:
     with pool(request) as lib:
-        return json(hits_json(lib.search(q, limit=limit, mode=mode, explain=explain, collection=collection,
-                                         venue=venue, year=year, status=status, paper_type=paper_type,
-                                         has_code=has_code, topic=topic)))
+        hits = lib.search(q, limit=limit, mode=mode, explain=explain, collection=collection, venue=venue,
+                          year=year, status=status, paper_type=paper_type, has_code=has_code, topic=topic)
+    total = hits[0].total if hits and hits[0].total is not None else len(hits)
+    return json(hits_json(hits), **{"X-Total-Count": str(total)})
 
 
 @router.get("/related", summary="Related papers by paper id or by text (= `paperscope related --json`)")

@@ -164,4 +164,5 @@ def present_hit(hit: Hit) -> dict[str, Any]:
             "snippet_segments": segments(snip["text"], snip["highlights"]) if snip else None,
             "explain": hit.why if isinstance(hit, SearchHit) else None,
             "explanation": hit.why if isinstance(hit, Recommendation) else None,
-            "translated": hit.translated if isinstance(hit, SearchHit) else None}
+            "translated": hit.translated if isinstance(hit, SearchHit) else None,
+            "weak": bool(getattr(hit, "weak", False)), "total": getattr(hit, "total", None)}
