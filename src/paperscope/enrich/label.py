@@ -113,9 +113,16 @@ _NAMED_OBJECT = re.compile(r"^(?:(?:a|an|the|our)\s+)?(?P<kind>(?:[\w-]+\s+){0,4
                            r"(?P<name>[A-Za-z][\w\-+^.]*[\w+^])(?=\s*(?:[,(.;:]|$))")
 
 
+_KIND_COMMA_NAME = re.compile(r"^(?:[\w-]+\s+){0,3}?[\w-]+,\s+(?=[A-Za-z][\w\-+^.]*[\w+^],)")
+
+
 def _named(obj: str) -> tuple[str, str | None] | None:
     """`xT, a simple framework for vision transformers` -> (xT, simple framework ...);
-    `novel FRL algorithm FLUTE, and ...` -> (FLUTE, FRL algorithm)."""
+    `novel FRL algorithm FLUTE, and ...` -> (FLUTE, FRL algorithm); `approach, kNN-ECD,
+    which combines X` -> (kNN-ECD, combines X)."""
+    lead = _KIND_COMMA_NAME.match(obj)
+    if lead:
+        obj = obj[lead.end():]
     m = _NAMED_OBJECT.match(obj)
     if not m or not is_coined(m.group("name")):
         return None
@@ -253,8 +260,8 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
         for text, kind in objects:
             named = _named(text) if kind == "intro" else None
             if named:
-                if not pool.position:
-                    pool.add(named[1], "name", rank, name=named[0])
+                if not pool.position and named[1]:
+                    pool.add(_clean_object(named[1]), "name", rank, name=named[0])
                 continue
             if primary and not pool.position:
                 pool.add(text, kind, rank, name=primary.name)
@@ -266,6 +273,8 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
             found = _around(doc.sentences[i], phrase)
             if found:
                 pool.add(found, "topic", 1)
+                if primary and not pool.position:  # "AuG-KD: OOD knowledge distillation"
+                    pool.add(found, "topic", 1, name=primary.name)
                 break
     if pool.best is None:
         for s in doc.sentences[doc.own_start:doc.own_start + 3]:
