@@ -327,6 +327,22 @@ class Library:
         """Two venues side by side: topic shares, distinctive terms, paper types."""
         return self.analysis.compare(a, b)
 
+    def trends(self, query: str, *, venue: str | None = None) -> dict[str, Any]:
+        """Share of papers containing every query term, per year (collection) of a venue."""
+        from .analysis.trends import query_trend
+
+        def search(text: str, *, collection: str, limit: int) -> list[Any]:
+            return self.engine.search(text, scope=Filter.of(collection=collection), mode="lexical",
+                                      limit=limit, explain=True)
+
+        return query_trend(self.collections(), search, query, venue)
+
+    def topic_growth(self, earlier: str, later: str) -> dict[str, Any]:
+        """Topics of two collections (e.g. two years of a venue) ordered by how much they grew."""
+        from .analysis.trends import topic_growth
+
+        return topic_growth(self.compare, earlier, later)
+
     # ---- personal library
     def _user_write(self, fn, *args, **kwargs):
         with self.store.transaction():

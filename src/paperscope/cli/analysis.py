@@ -1,8 +1,8 @@
-"""Analysis commands: topics, map, compare (registered on import)."""
+"""Analysis commands: topics, map, compare, trends (registered on import)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 from rich.markup import escape
@@ -117,3 +117,40 @@ def compare(
         console.print(f"[bold]paper types in {escape(name)}:[/] {escape(kinds)}")
     if out is not None:
         console.print(f"wrote {out}", highlight=False)
+
+
+@app.command()
+def trends(
+    query: str = typer.Argument(..., help='Words that must all occur, e.g. "adversarial examples".'),
+    venue: Optional[str] = typer.Option(None, "--venue", help="Only this venue's collections (e.g. NIPS)."),
+    growth: Optional[List[str]] = typer.Option(None, "--growth", help="Two collections: which topics grew from the first to the second (give it twice)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the trend as JSON."),
+) -> None:
+    """The share of papers matching a query per year of a venue; with --growth A --growth B, the
+    topics that grew most from collection A to B."""
+    if growth and len(growth) != 2:
+        fail("--growth takes two collections: --growth \"ICLR 2018\" --growth \"ICLR 2020\"")
+    with user_errors(), open_library(readonly=True) as lib:
+        result = lib.topic_growth(*growth) if growth else lib.trends(query, venue=venue)
+    if as_json:
+        print_json(result)
+        return
+    if growth:
+        table = Table(title=f"topics from {result['before']['name']} to {result['after']['name']}")
+        for col in ("topic", "before %", "after %", "change"):
+            table.add_column(col, justify="left" if col == "topic" else "right")
+        for t in result["topics"]:
+            table.add_row(escape(t["label"]), f"{100 * t['before']:.1f}", f"{100 * t['after']:.1f}",
+                          f"{100 * t['change']:+.1f}")
+        console.print(table)
+        for warning in result["warnings"]:
+            console.print(f"[yellow]note:[/] {escape(warning)}")
+        return
+    table = Table(title=f"papers containing {', '.join(result['terms'])}")
+    for col in ("collection", "papers", "matching", "share", ""):
+        table.add_column(col, justify="left" if col in ("collection", "") else "right")
+    top = max((y["share"] for y in result["years"]), default=0) or 1
+    for y in result["years"]:
+        table.add_row(escape(y["collection"]), str(y["papers"]), str(y["matching"]), f"{100 * y['share']:.2f} %",
+                      "█" * round(30 * y["share"] / top))
+    console.print(table)

@@ -137,6 +137,20 @@ def compare(request: Request, a: Annotated[str, Query(min_length=1, max_length=2
         return json(lib.compare(a, b))
 
 
+@router.get("/trends", summary="Share of a venue's papers containing a query, per year (= `paperscope trends Q --json`)")
+def trends(request: Request, q: Annotated[str, Query(min_length=1, max_length=300)],
+           venue: Venue = None) -> JSONResponse:
+    with pool(request) as lib:
+        return json(lib.trends(q, venue=venue))
+
+
+@router.get("/trends/topics", summary="Topics ordered by growth from collection a to b (= `paperscope trends --growth a --growth b`)")
+def topic_growth(request: Request, a: Annotated[str, Query(min_length=1, max_length=200)],
+                 b: Annotated[str, Query(min_length=1, max_length=200)]) -> JSONResponse:
+    with pool(request) as lib:
+        return json(lib.topic_growth(a, b))
+
+
 def scope_of(lib: Any, collection: str | None, venue: str | None, year: int | None) -> dict[str, Any]:
     """A collection name as the venue + year the analysis functions take."""
     if collection:

@@ -258,6 +258,36 @@ def compare_page(request: Request, a: Name = None, b: Name = None) -> HTMLRespon
                                           "result": result, "problem": problem})
 
 
+# ---------------------------------------------------------------------- trends
+@router.get("/trends", response_class=HTMLResponse)
+def trends_page(request: Request, q: Annotated[str, Query(max_length=300)] = "",
+                venue: Name = None, a: Name = None, b: Name = None) -> HTMLResponse:
+    """The share of a venue's papers containing the query, year by year (a bar chart drawn as
+    inline SVG, no script), and which topics grew between two collections."""
+    from ..model import InputError
+
+    trend = growth = problem = None
+    with pool(request) as lib:
+        collections = lib.collections()
+        venues = sorted({c["venue"] for c in collections if c.get("venue") and c.get("year")})
+        if venue is None and venues:
+            venue = max(venues, key=lambda v: sum(1 for c in collections if c["venue"] == v))
+        try:
+            if q.strip():
+                trend = lib.trends(q, venue=venue or None)
+            if a and b:
+                growth = lib.topic_growth(a, b)
+        except InputError as exc:
+            problem = str(exc)
+    of_venue = [c for c in collections if c.get("venue") == venue and c.get("year")]
+    of_venue.sort(key=lambda c: c["year"])
+    if not (a and b) and len(of_venue) >= 2:
+        a, b = of_venue[0]["name"], of_venue[-1]["name"]
+    return page(request, "trends.html", {"trend": trend, "growth": growth, "problem": problem, "venues": venues,
+                                         "collections": collections,
+                                         "params": {"q": q, "venue": venue, "a": a, "b": b}})
+
+
 # ---------------------------------------------------------------------- API reference
 @router.get("/api/docs", response_class=HTMLResponse)
 def api_docs(request: Request) -> HTMLResponse:
