@@ -32,6 +32,9 @@ def main() -> None:
     ap.add_argument("--other", default="ICLR 2020", help="second collection for the compare page")
     ap.add_argument("--query", default="diffusion models for protein design")
     ap.add_argument("--out", type=Path, default=Path("docs/screenshots"))
+    ap.add_argument("--trend", default=None, help="also /trends for these words (with --trend-venue)")
+    ap.add_argument("--trend-venue", default=None)
+    ap.add_argument("--only-trends", action="store_true", help="take only the trends page")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     from playwright.sync_api import sync_playwright
@@ -42,6 +45,12 @@ def main() -> None:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
         page = browser.new_page(viewport={"width": 1200, "height": 780})
         page.set_default_timeout(120_000)
+        if args.trend:
+            page.goto(f"{base}/trends?q={quote_plus(args.trend)}&venue={quote_plus(args.trend_venue or '')}")
+            save(page, args.out / "trends.png")
+            if args.only_trends:
+                browser.close()
+                return
         page.goto(f"{base}/")
         save(page, args.out / "home.png")
         page.goto(f"{base}/c/{quote_plus(args.collection).replace('+', '%20')}")

@@ -146,7 +146,7 @@ def trends(
         for warning in result["warnings"]:
             console.print(f"[yellow]note:[/] {escape(warning)}")
         return
-    table = Table(title=f"papers containing {', '.join(result['terms'])}")
+    table = Table(title=f"papers containing every word of {escape(result['query'])!r}")
     for col in ("collection", "papers", "matching", "share", ""):
         table.add_column(col, justify="left" if col in ("collection", "") else "right")
     top = max((y["share"] for y in result["years"]), default=0) or 1
