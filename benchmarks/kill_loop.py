@@ -266,7 +266,7 @@ def kill_cycles(work: Path, inputs: list[Path], reference: dict, ref_counts: dic
 
 # ---------------------------------------------------------------------------- disk full
 
-def disk_full(work: Path, inputs: list[Path]) -> dict:
+def disk_full(work: Path, inputs: list[Path], shares: tuple[float, ...] = (0.3, 0.9)) -> dict:
     """Ingest onto a tmpfs too small for the library (once full during the batches, once during
     the derived data), then grow it and run again: the second run must end equal to a reference
     ingested without trouble."""
@@ -277,7 +277,7 @@ def disk_full(work: Path, inputs: list[Path]) -> dict:
     ref_bytes = _library_bytes(ref_db)
     out = {"inputs": [p.name for p in inputs], "reference": {**timing, "library_mb": round(ref_bytes / 2**20, 1)},
            "runs": []}
-    for share in (0.3, 0.9):
+    for share in shares:
         mount = work / f"small{int(share * 100)}"
         mount.mkdir()
         size = max(4, int(ref_bytes * share) >> 20)
@@ -328,6 +328,8 @@ def main() -> None:
     ap.add_argument("--papers", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--no-disk-full", action="store_true")
+    ap.add_argument("--only-disk-full", action="store_true", help="only the disk-full runs (small input)")
+    ap.add_argument("--shares", default="0.3,0.9", help="tmpfs sizes for the disk-full runs, as shares of the library")
     ap.add_argument("--corpora", type=Path, default=ROOT.parent / "shared" / "corpora")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "kill_loop.json")
     args = ap.parse_args()
@@ -335,6 +337,18 @@ def main() -> None:
         sys.exit(f"no corpora at {args.corpora}")
     rng = random.Random(args.seed)
     cpu0 = os.times()
+    if args.only_disk_full:
+        with tempfile.TemporaryDirectory() as tmp:
+            small = [args.corpora / "icml2024_events", args.corpora / "iclr2020_miniconf"]
+            info = run_info({"inputs": [str(p.relative_to(args.corpora.parent)) for p in small]})
+            full = disk_full(Path(tmp), small, tuple(float(x) for x in args.shares.split(",")))
+        cpu = os.times()
+        out = {**info, "disk_full": full, "cpu_s_children": round(cpu.children_user + cpu.children_system
+                                                                  - cpu0.children_user - cpu0.children_system, 1),
+               "load_average_at_end": [round(x, 2) for x in os.getloadavg()]}
+        args.out.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"disk full -> {args.out}")
+        return
     with tempfile.TemporaryDirectory() as tmp:
         work = args.reuse or Path(tmp)
         ref_db = work / "reference.db"
