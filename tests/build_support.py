@@ -38,10 +38,24 @@ def assert_same(a: dict, b: dict) -> None:
     assert all(a["top10"][q] for q in a["top10"])
 
 
+def _descends_from(pid: int, ancestor: int) -> bool:
+    while pid > 1:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                pid = int(f.read().rsplit(b")", 1)[1].split()[1])  # the parent's pid
+        except (OSError, ValueError, IndexError):
+            return False
+        if pid == ancestor:
+            return True
+    return False
+
+
 def worker_pids(title: str = "ray::compute_texts") -> list[int]:
-    """Processes whose title names the running build task (Ray sets it while a task runs)."""
+    """Processes under this one whose title names the running build task (Ray sets it while a
+    task runs; the local Ray instance started by this process is its descendant)."""
     import os
 
+    me = os.getpid()
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -51,6 +65,6 @@ def worker_pids(title: str = "ray::compute_texts") -> list[int]:
                 cmd = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
         except OSError:
             continue
-        if cmd.startswith(title):
+        if cmd.startswith(title) and _descends_from(int(entry), me):
             found.append(int(entry))
     return found
