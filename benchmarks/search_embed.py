@@ -15,7 +15,7 @@ into float32 on every run), its float32 reference (the same graph with the dequa
    re-embedding gives).
 
     .venv/bin/python benchmarks/search_embed.py   -> benchmarks/results/search_embed.json
-    .venv/bin/python benchmarks/search_embed.py --quick   (no known-item part)
+    .venv/bin/python benchmarks/search_embed.py --quick   -> results/search_embed_quick.json (no known-item)
     .venv/bin/python benchmarks/search_embed.py --knn     -> results/search_embed_knn.json
                      (search_related.py's kNN label benchmark once per graph)
 """
@@ -310,7 +310,8 @@ def main() -> int:
         out["known_item_icml2024"] = known_item()
     out["seconds"] = round(time.time() - started, 1)
     out["loadavg_at_end"] = list(os.getloadavg())
-    print("written", data.write_result("search_embed", out))
+    # --quick (no known-item part) keeps the full result file: it writes search_embed_quick.json
+    print("written", data.write_result("search_embed_quick" if "--quick" in sys.argv else "search_embed", out))
     return 0
 
 
