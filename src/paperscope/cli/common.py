@@ -79,8 +79,10 @@ def title_markup(paper: dict, style: str = "") -> str:
     title) carries a dim "(derived)" mark, as on the web pages."""
     from rich.markup import escape
 
+    from ..emphasis import md_plain
+
     title = paper.get("title")
-    text = escape(title or paper.get("label") or "(untitled)")
+    text = escape(md_plain(title or paper.get("label") or "(untitled)"))
     text = f"[{style}]{text}[/]" if style else text
     return text if title else f"{text} [dim](derived)[/]"
 

@@ -80,6 +80,8 @@ def show(paper_id: str = typer.Argument(...), as_json: bool = typer.Option(False
     if as_json:
         print_json(paper)
         return
+    from ..emphasis import md_plain
+
     console.print(title_markup(paper, "bold"), highlight=False)
     console.print(f"[dim]{paper['id']} · {escape(str(paper['venue']))} {paper['year'] or ''}"
                   f"{' · ' + escape(paper['status']) if paper['status'] else ''}[/]")
@@ -88,9 +90,9 @@ def show(paper_id: str = typer.Argument(...), as_json: bool = typer.Option(False
     for key in ("methods", "paper_type", "tldr", "code_urls", "keyphrases"):
         if paper.get(key):
             value = paper[key]
-            console.print(f"[cyan]{key}:[/] {escape(', '.join(value) if isinstance(value, list) else str(value))}")
+            console.print(f"[cyan]{key}:[/] {escape(md_plain(', '.join(value) if isinstance(value, list) else str(value)))}")
     console.print()
-    console.print(escape(paper["abstract"]))
+    console.print(escape(md_plain(paper["abstract"])))
     console.print()
     for c in paper["collections"]:
         console.print(f"[dim]in {escape(c['name'])} from {escape(c['source'])} (#{c['position'] + 1})[/]")

@@ -4,6 +4,7 @@ split into escaped segments) and paging arithmetic."""
 from __future__ import annotations
 
 import math
+import re
 import secrets
 from typing import Any, Iterable
 from urllib.parse import urlencode, urlsplit
@@ -11,7 +12,9 @@ from urllib.parse import urlencode, urlsplit
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment
+from markupsafe import Markup, escape
 
+from ..emphasis import EMPHASIS as _EMPHASIS, md_plain
 from ..model import Hit, Recommendation, SearchHit
 from . import i18n
 
@@ -104,8 +107,31 @@ def paper_type(paper: dict[str, Any]) -> str | None:
     return str(value) if value else None
 
 
+_LONE_STAR = re.compile(r"(?<![\w*])\*{1,2}(?=\w)|(?<=\w)\*{1,2}(?![\w*])")
+
+
+def md_piece(text: Any) -> str:
+    """A snippet piece (a highlight may fall inside *...*): pairs and stray stars at word
+    edges dropped."""
+    return _LONE_STAR.sub("", md_plain(text)) if text else ""
+
+
+def md_inline(text: Any) -> Markup:
+    """Escaped text with markdown emphasis shown as <em>, <strong> or <code> (abstracts, TL;DRs)."""
+    if not text:
+        return Markup("")
+    out, at = [], 0
+    text = str(text)
+    for m in _EMPHASIS.finditer(text):
+        tag = {"**": "strong", "__": "strong", "`": "code"}.get(m.group(1), "em")
+        out += [escape(text[at:m.start()]), Markup(f"<{tag}>"), escape(m.group(2)), Markup(f"</{tag}>")]
+        at = m.end()
+    out.append(escape(text[at:]))
+    return Markup("").join(out)
+
+
 def display_title(paper: dict[str, Any]) -> str:
-    return paper.get("title") or paper.get("label") or ""
+    return md_plain(paper.get("title") or paper.get("label") or "")
 
 
 def as_list(value: Any) -> list[Any]:
@@ -125,7 +151,8 @@ def fmt_score(value: Any) -> str:
 
 def install_filters(env: Environment) -> None:
     env.filters.update(safe_url=safe_url, segments=segments, paper_type=paper_type,
-                       display_title=display_title, as_list=as_list, fmt_score=fmt_score)
+                       display_title=display_title, as_list=as_list, fmt_score=fmt_score,
+                       md_plain=md_plain, md_inline=md_inline, md_piece=md_piece)
     env.globals.update(with_query=with_query)
 
 
