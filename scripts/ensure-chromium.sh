@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Install Debian's chromium for the browser tests when it is missing (needs root or sudo).
+# Install Debian's chromium for the browser tests when it is missing, and CJK fonts so that
+# screenshots of the 中文 interface show characters, not boxes (needs root or sudo).
 set -euo pipefail
-if [ -x /usr/bin/chromium ]; then exit 0; fi
+have_fonts() { fc-list 2>/dev/null | grep -qi "noto.*cjk"; }
+if [ -x /usr/bin/chromium ] && have_fonts; then exit 0; fi
 SUDO=""
 if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
-echo "installing Debian chromium for the browser tests..." >&2
+echo "installing Debian chromium and CJK fonts for the browser tests..." >&2
 $SUDO apt-get update -qq
-$SUDO apt-get install -y -qq chromium >/dev/null
+$SUDO apt-get install -y -qq chromium fonts-noto-cjk >/dev/null
