@@ -68,7 +68,7 @@ def test_terminal_shows_weak_matches_apart(small):
     assert res.exit_code == 0 and "only weaker matches" in res.stdout
     res = runner.invoke(app, ["--db", str(db), "search", "diffusion probabilistic models", "--limit", "10"])
     out = res.stdout
-    assert res.exit_code == 0 and "weaker matches" in out and "of" in out.splitlines()[-1]
+    assert res.exit_code == 0 and "weaker matches" in out and "matching papers" in out.splitlines()[-1]
     assert out.index("Denoising Diffusion") < out.index("weaker matches")
 
 
