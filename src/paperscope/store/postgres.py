@@ -126,11 +126,10 @@ class PostgresStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
 
     def collection_id(self, venue: str, year: int | None) -> int:
         name = f"{venue} {year}" if year else venue
-        row = self.conn.execute("SELECT id FROM collections WHERE lower(name) = lower(%s)", (name,)).fetchone()
-        if row:
-            return row[0]
-        return int(self.conn.execute("INSERT INTO collections(name, venue, year) VALUES (%s, %s, %s) RETURNING id",
-                                     (name, venue, year)).fetchone()[0])
+        # concurrent writers may create the same collection: the second one waits, then reads it
+        self.conn.execute("INSERT INTO collections(name, venue, year) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                          (name, venue, year))
+        return int(self.conn.execute("SELECT id FROM collections WHERE lower(name) = lower(%s)", (name,)).fetchone()[0])
 
     def source_id(self, path: str, sha256: str, fmt: str) -> int:
         row = self.conn.execute("SELECT id, sha256 FROM sources WHERE path = %s", (path,)).fetchone()
@@ -139,8 +138,9 @@ class PostgresStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
                 self.conn.execute("UPDATE sources SET sha256 = %s, format = %s, ingested_at = iso_now() WHERE id = %s",
                                   (sha256, fmt, row[0]))
             return row[0]
-        return int(self.conn.execute("INSERT INTO sources(path, sha256, format) VALUES (%s, %s, %s) RETURNING id",
-                                     (path, sha256, fmt)).fetchone()[0])
+        self.conn.execute("INSERT INTO sources(path, sha256, format) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                          (path, sha256, fmt))
+        return int(self.conn.execute("SELECT id FROM sources WHERE path = %s", (path,)).fetchone()[0])
 
     def add_membership(self, paper_id: str, collection_id: int, source_id: int, position: int,
                        status: str | None) -> bool:

@@ -88,6 +88,7 @@ class IndexData:
             for part, at in enumerate(range(0, max(len(raw), 1), PART_BYTES)):
                 rows.append((f"{name}/{key}", part, gen, raw[at:at + PART_BYTES]))
         with self.transaction() as conn, conn.cursor() as cur:  # type: ignore[attr-defined]
+            cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"snapshot:{name}",))  # one writer at a time
             cur.execute("DELETE FROM search_snapshots WHERE name LIKE %s", (name + "/%",))
             cur.executemany("INSERT INTO search_snapshots(name, part, generation, data) VALUES (%s, %s, %s, %s)", rows)
 

@@ -120,6 +120,8 @@ class AnalysisData:
         if self.readonly:
             return False
         with self.transaction() as conn, conn.cursor() as cur:  # type: ignore[attr-defined]
+            # writers of the same run wait for each other (two ingests finishing at once)
+            cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"analysis:{kind}:{scope}:{level}",))
             cur.execute("DELETE FROM analysis_runs WHERE kind = %s AND scope = %s AND level = %s", (kind, scope, level))
             run_id = cur.execute(
                 "INSERT INTO analysis_runs(kind, scope, level, input_hash, params, centroids, dims, model) "
