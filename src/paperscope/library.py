@@ -224,7 +224,7 @@ class Library:
         try:
             pid = resolve_id(self.store, paper_id)
         except InputError as exc:
-            if "ambiguous" in str(exc):
+            if "ambiguous" in str(exc) or "too short" in str(exc):
                 raise
             return None
         found = self.store.papers_by_id([pid]).get(pid)

@@ -25,14 +25,15 @@ def resolve_id(store, ref: str) -> str:
         raise InputError("empty paper id")
     if store.has_paper(ref):
         return ref
-    if len(ref) >= 4:
-        found = store.ids_with_prefix(ref, limit=50)
-        if len(found) == 1:
-            return found[0]
-        if len(found) > 1:
-            many = f"{len(found)}+" if len(found) >= 50 else str(len(found))
-            raise InputError(f"paper id prefix {ref!r} is ambiguous: {many} papers start with it; "
-                             "give more characters")
+    found = store.ids_with_prefix(ref, limit=50)
+    if len(found) == 1 and len(ref) >= 4:
+        return found[0]
+    if len(found) == 1:
+        raise InputError(f"paper id prefix {ref!r} is too short: give at least 4 characters "
+                         f"({found[0]} starts with it)")
+    if found:
+        many = f"{len(found)}+" if len(found) >= 50 else str(len(found))
+        raise InputError(f"paper id prefix {ref!r} is ambiguous: {many} papers start with it; give more characters")
     raise InputError(f"no paper with id {ref!r}")
 
 

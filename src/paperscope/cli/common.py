@@ -31,8 +31,18 @@ class State:
 state = State()
 
 
+def _version(show: bool) -> None:
+    if show:
+        from importlib.metadata import version
+
+        typer.echo(f"paperscope {version('paperscope')}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _global(db: Optional[str] = typer.Option(
+def _global(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                         help="Print the version and exit."),
+            db: Optional[str] = typer.Option(
         None, "--db", help="Library: a SQLite file or a postgresql:// URL (default: $PAPERSCOPE_DB, "
                            "else the per-user data dir).")) -> None:
     state.db = db

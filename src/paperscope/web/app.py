@@ -120,12 +120,49 @@ class SecurityHeaders:
             await send({"type": "http.response.body", "body": body})
             return
 
+        declared = _content_length(scope)
+        if declared is not None and declared > MAX_BODY:
+            await _refuse_large(send)
+            return
+        received = 0
+
+        async def bounded_receive() -> dict:
+            """Bodies without a declared length are counted as they arrive; past the cap the
+            app sees the client go away, so a worker never holds more than MAX_BODY."""
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > MAX_BODY:
+                    return {"type": "http.disconnect"}
+            return message
+
         async def send_with_headers(message: dict) -> None:
             if message["type"] == "http.response.start":
                 message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        await self.app(scope, bounded_receive, send_with_headers)
+
+
+MAX_BODY = 4_000_000  # bytes a request body may carry (a draft abstract or a BibTeX file is far less)
+
+
+def _content_length(scope: dict) -> int | None:
+    for key, value in scope.get("headers", []):
+        if key == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return MAX_BODY + 1
+    return None
+
+
+async def _refuse_large(send: Any) -> None:
+    body = b'{"error": "request body too large (at most 4 MB)"}'
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"connection", b"close"), *SECURITY_HEADERS]})
+    await send({"type": "http.response.body", "body": body})
 
 
 def _loopback_host(scope: dict) -> bool:

@@ -27,6 +27,14 @@ def hits_json(hits: list[Hit]) -> list[dict[str, Any]]:
     return [h.to_json() for h in hits]
 
 
+def tokens_match(given: str | None, token: str | None) -> bool:
+    """Constant-time comparison of UTF-8 bytes (a token with non-ASCII characters is just
+    wrong, never a server error)."""
+    if not given or not token:
+        return False
+    return secrets.compare_digest(given.encode("utf-8", "replace"), token.encode("utf-8", "replace"))
+
+
 def check_write(request: Request) -> None:
     """Refuse a write unless the server allows writes and the caller proves it is the user:
     the token when one is set; same origin; a JSON body (a cross-site form cannot send one,
@@ -38,7 +46,7 @@ def check_write(request: Request) -> None:
     if state.token:
         auth = request.headers.get("authorization", "")
         given = auth[7:] if auth.lower().startswith("bearer ") else request.cookies.get("paperscope_token", "")
-        if not given or not secrets.compare_digest(given, state.token):
+        if not tokens_match(given, state.token):
             raise HTTPException(401, "this server needs its token for writes (Authorization: Bearer TOKEN)")
     origin = request.headers.get("origin")
     if origin and origin.split("://", 1)[-1] != request.headers.get("host", ""):

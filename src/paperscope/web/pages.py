@@ -44,7 +44,7 @@ def _tag_view(entry: dict[str, Any]) -> dict[str, Any]:
     return {"tag": entry["tag"], "count": entry["papers"]}
 
 
-@router.get("/c/{collection}", response_class=HTMLResponse)
+@router.get("/c/{collection:path}", response_class=HTMLResponse)
 def collection_page(request: Request, collection: str,
                     sort: Literal["list", "topic", "type", "title"] = "list",
                     type: Flag = None, exclude_type: Flag = None, status: Flag = None,
@@ -190,7 +190,9 @@ def topics_page(request: Request, collection: Name = None,
     current, papers, pg, previews = None, [], Paging(0, 0, PER_PAGE), {}
     with pool(request) as lib:
         collections = lib.collections()
-        scope = _find_collection(collections, collection) or (collections[0] if collections else None)
+        scope = _find_collection(collections, collection) or (collections[0] if collections and not collection else None)
+        if collection and scope is None:
+            raise HTTPException(404, f"no collection named {collection!r}")
         if scope:
             topics = lib.topics(venue=scope["venue"], year=scope["year"], level=level)
             wanted = topic if topic is not None else None
@@ -230,7 +232,9 @@ def map_page(request: Request, collection: Name = None,
              focus: Annotated[Optional[str], Query(pattern=ID_PATTERN)] = None) -> HTMLResponse:
     with pool(request) as lib:
         collections = lib.collections()
-    scope = _find_collection(collections, collection) or (collections[0] if collections else None)
+    scope = _find_collection(collections, collection) or (collections[0] if collections and not collection else None)
+    if collection and scope is None:
+        raise HTTPException(404, f"no collection named {collection!r}")
     params = {"collection": scope["name"] if scope else None, "q": q, "focus": focus}
     return page(request, "map.html", {"params": params, "collections": collections, "scope": scope})
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import re
-import secrets
 from typing import Any, Iterable
 from urllib.parse import urlencode, urlsplit
 
@@ -17,6 +16,7 @@ from markupsafe import Markup, escape
 from ..emphasis import EMPHASIS as _EMPHASIS, md_plain
 from ..model import Hit, Recommendation, SearchHit
 from . import i18n
+from .deps import tokens_match
 
 SAFE_SCHEMES = {"http", "https"}
 
@@ -42,7 +42,7 @@ def page(request: Request, template: str, context: dict[str, Any], *, status: in
     }
     response = HTMLResponse(env.get_template(template).render(ctx), status_code=status)
     given = request.query_params.get("token")
-    if given and state.token and secrets.compare_digest(given, state.token):
+    if tokens_match(given, state.token):
         response.set_cookie("paperscope_token", given, httponly=True, samesite="strict")
     return response
 
