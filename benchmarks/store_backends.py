@@ -249,6 +249,9 @@ def main() -> int:
         result = json.loads(previous.read_text("utf-8")) if previous.exists() else result
         args.sizes = []
     else:
+        previous = data.RESULTS / "store_backends.json"
+        if previous.exists():  # sizes measured by an earlier run stay, each with its own run record
+            result["sizes"] = json.loads(previous.read_text("utf-8")).get("sizes", {})
         result["ingest_icml2024"] = ingest_throughput(folder)
     queries = query_set(args.queries)
     for size in args.sizes:
@@ -268,6 +271,7 @@ def main() -> int:
         print(f"  {size}: rows copied in {wall:.0f}s, derived data in {d_wall:.0f}s", flush=True)
         row["search"] = search_latency({"sqlite": lite, "postgres": pg}, queries)
         row["vectors"] = vector_recall(pg)
+        row["run"] = run_info({"library": f"_search_scale.scale_library({size})"}, "psycopg", "pgvector")
         result["sizes"][str(size)] = row
         lite.close()
         pg.close()
