@@ -9,6 +9,9 @@ import typer
 from .common import app, console, fail, state
 
 
+PROTOCOL = "paperscope.web.protocol:BoundedH11Protocol"  # h11 with a deadline for request heads
+
+
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (loopback by default)."),
@@ -50,7 +53,8 @@ def serve(
                       highlight=False)
     log_level = os.environ.get("PAPERSCOPE_LOG", "warning")
     if workers == 1:
-        config = uvicorn.Config(web_app, log_level=log_level, access_log=False, timeout_graceful_shutdown=3)
+        config = uvicorn.Config(web_app, log_level=log_level, access_log=False, timeout_graceful_shutdown=3,
+                                http=PROTOCOL)
         uvicorn.Server(config).run(sockets=[sock])
         return
     # Several processes share the bound socket; each builds its own app from these variables.
@@ -66,5 +70,5 @@ def serve(
     from uvicorn.supervisors import Multiprocess
 
     config = uvicorn.Config("paperscope.web.app:app_from_env", factory=True, workers=workers,
-                            log_level=log_level, access_log=False, timeout_graceful_shutdown=3)
+                            log_level=log_level, access_log=False, timeout_graceful_shutdown=3, http=PROTOCOL)
     Multiprocess(config, sockets=[sock]).run()
