@@ -18,11 +18,17 @@ Encoding policy (one pass, no pre-scan, so a reader can yield its first record a
   are unreadable: `Unreadable` carries a fatal Problem.
 
 Newlines are universal: `\\r\\n` and `\\r` read as `\\n`.
+
+A gzip-compressed file (recognised by its magic bytes, whatever its name) is decompressed as it
+is read; `bytes_read` then counts compressed bytes, so progress stays a share of the file's size.
+Damaged compressed data is `Unreadable` (the records read before it are kept by the readers).
 """
 from __future__ import annotations
 
 import codecs
+import gzip
 import os
+import zlib
 from pathlib import Path
 from typing import Iterator
 
@@ -30,6 +36,7 @@ from ..model import Problem
 
 CHUNK = 1 << 16
 MAX_LINE = 1 << 20  # a longer line is delivered in pieces of this size
+GZIP_MAGIC = b"\x1f\x8b"
 
 _BOMS = [  # longest first: the UTF-32 LE BOM starts with the UTF-16 LE one
     (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
@@ -72,7 +79,11 @@ class TextSource:
             raise Unreadable(Problem(self.source, 0, "unreadable: is a directory", fatal=True))
         except OSError as exc:
             raise Unreadable(Problem(self.source, 0, f"unreadable: {exc.strerror or exc}", fatal=True))
+        self.line = 0
         self.bytes_read = 0  # bytes taken from the file so far (decoding runs up to a chunk ahead)
+        self._compressed = None  # the file itself when it is gzip data (self._file decompresses it)
+        if self._file.peek(len(GZIP_MAGIC))[:len(GZIP_MAGIC)] == GZIP_MAGIC:
+            self._compressed, self._file = self._file, gzip.GzipFile(fileobj=self._file, mode="rb")
         head = self._read1()
         while 0 < len(head) < 4:  # a pipe may hand out a few bytes: enough for a BOM
             more = self._read1()
@@ -108,7 +119,6 @@ class TextSource:
         self._pending_cr = False
         self._eof = False
         self._problems: list[Problem] = []
-        self.line = 0
 
     # ------------------------------------------------------------------ decoding
     def _next_raw(self) -> bytes:
@@ -118,8 +128,20 @@ class TextSource:
         return self._read1()
 
     def _read1(self) -> bytes:
-        raw = self._file.read1(CHUNK)
-        self.bytes_read += len(raw)
+        if self._compressed is None:
+            raw = self._file.read1(CHUNK)
+            self.bytes_read += len(raw)
+            return raw
+        try:
+            raw = self._file.read1(CHUNK)
+        except (OSError, EOFError, zlib.error) as exc:
+            self.close()
+            raise Unreadable(Problem(self.source, self.line + 1,
+                                     f"unreadable: damaged gzip data ({exc})", fatal=True)) from None
+        try:
+            self.bytes_read = self._compressed.tell()
+        except OSError:  # a pipe: count what was decompressed instead
+            self.bytes_read += len(raw)
         return raw
 
     def _decode(self, raw: bytes, final: bool) -> str:
@@ -225,6 +247,8 @@ class TextSource:
 
     def close(self) -> None:
         self._file.close()
+        if self._compressed is not None:
+            self._compressed.close()
 
     def __enter__(self) -> "TextSource":
         return self
