@@ -118,28 +118,30 @@ def snippet_markup(snip: dict, style: str = "bold yellow") -> str:
 
 def print_hits(hits: list[Hit], explain: bool) -> None:
     """Hits in rank order; search hits graded weak come after the others under "weaker
-    matches", and a search says how many papers matched at all."""
+    matches" (numbered on, in rank order, with "weak match" in place of a score that could
+    be higher than the strong ones above), and a search says how many papers matched at all."""
     strong = [h for h in hits if not getattr(h, "weak", False)]
     weak = [h for h in hits if getattr(h, "weak", False)]
-    _print_hit_list(strong, explain)
+    _print_hit_list(strong, explain, 1)
     if weak:
         console.print("weaker matches" if strong else "only weaker matches (nothing matches the query well)",
                       style="bold dim")
-        _print_hit_list(weak, explain)
+        _print_hit_list(weak, explain, len(strong) + 1)
     total = getattr(hits[0], "total", None) if hits else None
     if total is not None:
         console.print(f"top {len(hits)} of {total} matching papers" if total >= len(hits) else
                       f"{total} matching papers; the others shown are only the nearest by meaning", style="dim")
 
 
-def _print_hit_list(hits: list[Hit], explain: bool) -> None:
-    for h in hits:
+def _print_hit_list(hits: list[Hit], explain: bool, first: int) -> None:
+    for number, h in enumerate(hits, first):
         p = h.paper
         where = " ".join(str(x) for x in (p.get("venue"), p.get("year")) if x)
         title = p.get("title") or p.get("label") or "(untitled)"
         derived = "" if p.get("title") else " [dim](derived)[/]"
-        console.print(f"[bold]{h.rank:>3}.[/] [bold cyan]{escape(title)}[/]{derived}  "
-                      f"[dim]{escape(where)} · {h.id} · score {h.score:.3f}[/]", highlight=False)
+        score = "weak match" if getattr(h, "weak", False) else f"score {h.score:.3f}"
+        console.print(f"[bold]{number:>3}.[/] [bold cyan]{escape(title)}[/]{derived}  "
+                      f"[dim]{escape(where)} · {h.id} · {score}[/]", highlight=False)
         if h.snippet:
             console.print("     " + snippet_markup(h.snippet), highlight=False)
         if explain and h.why and "bm25" in h.why:
@@ -170,5 +172,6 @@ def _print_explain(e: dict) -> None:
                                                   if rr.get(k) is not None)) + "[/]", highlight=False)
     if e.get("weak"):
         t = e.get("weak_thresholds") or {}
-        console.print(f"     [dim]weak: cosine under {t.get('cosine')} and query coverage under {t.get('coverage')}[/]",
-                      highlight=False)
+        cos = f" ({e['cosine']:.3f})" if e.get("cosine") is not None else ""
+        console.print(f"     [dim]weak: cosine under {t.get('cosine')}{cos} and query coverage under {t.get('coverage')}: "
+                      f"listed with the weaker matches, whatever its score[/]", highlight=False)
