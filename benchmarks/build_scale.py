@@ -6,12 +6,13 @@ copy r of a paper drops 10 % of its abstract's words at random, seeded, and gets
 suffix, so it is a new paper to identity, facts and model alike) through, each in its own
 process: `ingest` (Library.ingest), `build --engine local`, `build --engine ray --workers 1`
 and `--workers 2`. Per run: wall and CPU seconds per stage (read+identify, facts, embed, write),
-papers/s, peak RSS of the driver and of each Ray worker (VmHWM). From these: CPU seconds per
+papers/s, peak RSS of the driver and of each Ray worker (VmHWM). The shards are loaded into a
+library once (from the local build: loading does not depend on the engine). From these: CPU seconds per
 1 k papers per stage, the 1 -> 2 worker scaling efficiency, and projected wall time for
 2.7 M papers on 1 / 8 / 32 / 128 workers (and with one GPU per worker: an assumption).
 
 Topics (--topics): ICML 2024 replicated to 26,340 papers (benchmarks/topics_speed.py's recipe);
-the full coarse/fine fits and t-SNE map against `build.topics` fits on 5 k and 10 k samples:
+the full coarse/fine fits and t-SNE map against `analysis.sampled` fits on 5 k and 10 k samples:
 agreement with the full fit (AMI, ARI), mean cosine to own centroid, CPU seconds, and peak
 traced memory; map: 10-NN recall of each layout against the embedding neighbours.
 
@@ -95,15 +96,18 @@ def one(name: str, data: Path, work: Path) -> dict:
 
             ray.init(num_cpus=cfg["workers"], include_dashboard=False, log_to_driver=False)
         report = Library.build([data], work / name, **cfg, shard_size=250)
+        out["build_wall_s"] = round(time.monotonic() - wall, 2)
         out.update(papers=report["counts"]["papers"], stages=report["stages"], computed=report["computed"])
         if ray is not None:
             out["worker_peak_rss_mb"] = [vm_hwm_mb(p) for p in report["worker_pids"]]
             ray.shutdown()
-        t = time.monotonic()
-        with Library.open(work / f"{name}.db") as lib:
-            load = lib.load(work / name)
-        out["load_wall_s"] = round(time.monotonic() - t, 2)
-        out["load_added"] = load["added"]
+        if name == "local":  # loading shards does not depend on the engine that wrote them: once
+            t, c = time.monotonic(), time.process_time()
+            with Library.open(work / f"{name}.db") as lib:
+                load = lib.load(work / name)
+            out["load_wall_s"] = round(time.monotonic() - t, 2)
+            out["load_cpu_s"] = round(time.process_time() - c, 2)
+            out["load_added"] = load["added"]
     out["wall_s"] = round(time.monotonic() - wall, 2)
     out["driver_cpu_s"] = round(time.process_time() - cpu, 2)
     out["driver_peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
@@ -111,7 +115,9 @@ def one(name: str, data: Path, work: Path) -> dict:
     return out
 
 
-def throughput(n: int) -> dict:
+def throughput(n: int, partial=None) -> dict:
+    """Every configuration on the same n-paper input; `partial(section)` is called after each
+    one, so a long run that is stopped keeps the configurations it finished."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "papers.jsonl"
@@ -124,9 +130,12 @@ def throughput(n: int) -> dict:
             if done.returncode:
                 raise SystemExit(f"{name} failed:\n{done.stderr[-3000:]}")
             row = json.loads(done.stdout.strip().splitlines()[-1])
-            row["papers_per_s"] = round(row["papers"] / row["wall_s"], 2)
+            # builds: papers/s of the build itself (the one load is reported apart); ingest: end to end
+            row["papers_per_s"] = round(row["papers"] / row.get("build_wall_s", row["wall_s"]), 2)
             rows.append(row)
             print(json.dumps(row), flush=True)
+            if partial and len(rows) < len(CONFIGS):
+                partial({"corpus": made, "runs": rows, "complete": False})
     return {"corpus": made, "runs": rows, "cost_model": cost_model(rows)}
 
 
@@ -176,7 +185,7 @@ def topics_quality() -> dict:
 
     from paperscope.analysis.layout import layout
     from paperscope.analysis.topics import SEED, fit_topics
-    from paperscope.build.topics import sampled_layout, sampled_topics
+    from paperscope.analysis.sampled import sampled_layout, sampled_topics
 
     papers = icml2024()
     matrix = _embedded([paper_text(p) for p in papers], CACHE)
@@ -273,16 +282,21 @@ def main() -> None:
     n = int(sys.argv[sys.argv.index("--papers") + 1]) if "--papers" in sys.argv else 100_000
     path = RESULTS / "build_scale.json"
     info = run_info({"corpora": "shared corpora (every reader) + near-copies"}, "ray", "pyarrow")
-    new = {}
+
+    def save(section: str, value: dict, done: str | None = None) -> None:
+        result = json.loads(path.read_text()) if path.is_file() else {}  # other sections kept
+        result.pop(done, None)
+        result[section] = value | {"run_info": info | {"loadavg_at_write": [round(x, 2) for x in os.getloadavg()]}}
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(result, indent=1) + "\n")
+        print(f"wrote {path} ({section})", flush=True)
+
     if "--skip-throughput" not in sys.argv:
-        new["throughput"] = throughput(n) | {"run_info": info}
+        # the configurations finished so far, while the run lasts (the last full run stays)
+        partial = throughput(n, partial=lambda part: save("throughput_in_progress", part))
+        save("throughput", partial, done="throughput_in_progress")
     if "--topics" in sys.argv:
-        new["topics_26k"] = topics_quality() | {"run_info": info}
-    result = json.loads(path.read_text()) if path.is_file() else {}  # other sections kept
-    result.update(new)
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(result, indent=1) + "\n")
-    print(f"wrote {path}")
+        save("topics_26k", topics_quality())
 
 
 if __name__ == "__main__":

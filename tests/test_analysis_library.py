@@ -141,3 +141,27 @@ def test_ingest_stores_every_collections_topics_and_map(lib, tmp_path):
         assert lib.map_points(venue=c["venue"], year=c["year"])
         assert lib.topics(venue=c["venue"], year=c["year"])
     assert lib.store.conn.execute("SELECT id, input_hash FROM analysis_runs ORDER BY id").fetchall() == before
+
+
+def test_a_scope_larger_than_the_sample_is_fitted_on_a_sample_and_covers_every_paper(analysis_lib):
+    lib = analysis_lib
+    full = lib.topics()
+    n = sum(t["size"] for t in full)
+    lib.analysis.sample = 40  # as if the library were far larger than the sample size
+    sampled = lib.topics()
+    points = lib.map_points()
+    assert sorted(pid for t in sampled for pid in t["papers"]) == sorted(pid for t in full for pid in t["papers"])
+    assert len(points) == n and len({p["id"] for p in points}) == n
+    # the sampled run is stored apart from the full one (its parameters differ) and reused
+    params = json.loads(lib.store.conn.execute(
+        "SELECT params FROM analysis_runs WHERE kind = 'topics' AND scope = ?",
+        (lib.analysis.scope_key(),)).fetchone()[0])
+    assert params.get("sample") == 40
+    assert lib.topics() == sampled
+    # papers outside the sample sit among their nearest neighbours: a paper's map neighbour is
+    # usually in its own topic
+    xy = np.array([[p["x"], p["y"]] for p in points])
+    topic = np.array([p["topic"] for p in points])
+    d = np.linalg.norm(xy[:, None] - xy[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    assert (topic[d.argmin(axis=1)] == topic).mean() > 0.5

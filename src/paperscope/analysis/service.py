@@ -4,7 +4,7 @@ cache.py), built from a store and the library's paper vectors.
     analysis = Analysis(store, vectors=engine.vectors)
     analysis.topics(venue="ICML", year=2024)
 
-The algorithms themselves (topics.py, layout.py, compare.py) are pure functions and know
+The algorithms themselves (topics.py, layout.py, sampled.py, compare.py) are pure functions and know
 nothing of the store.
 """
 from __future__ import annotations
@@ -16,8 +16,9 @@ import numpy as np
 
 from ..filters import Filter, scope_key
 from . import cache
-from .layout import layout, place_new
-from .topics import SEED, TopicModel, assign_new, fit_topics, topic_table
+from .layout import place_new
+from .sampled import SAMPLE, sampled_layout, sampled_topics
+from .topics import SEED, TopicModel, assign_new, topic_table
 from .vectors import paper_text, row_hashes, vectors_for
 
 TOPICS_VERSION = "spherical-kmeans+ctfidf/2"
@@ -40,7 +41,10 @@ class TopicResult:
 
 class Analysis:
     """Topics, map and comparisons of a library's papers. `vectors()` returns the library's
-    vector index (ids + matrix); results are stored through the store by input hash."""
+    vector index (ids + matrix); results are stored through the store by input hash. Scopes
+    above `sample` papers get sample-then-assign fits (analysis/sampled.py)."""
+
+    sample = SAMPLE
 
     def __init__(self, store: Any, vectors: Callable[[], Any]):
         self.store = store
@@ -121,11 +125,15 @@ class Analysis:
         hashes = row_hashes(matrix)
         rows = dict(zip(ids, hashes))
         params = {"version": TOPICS_VERSION, "seed": SEED, "vectors": source, "level": str(level)}
+        params |= _sampling(len(ids), self.sample)
         run = cache.load(self.store, "topics", scope, str(level)) if use_cache else None
         plan = cache.plan(run, rows, params)
 
         if plan.action == "refit" or run is None or run.centroids is None:
-            fit = fit_topics(ids, [paper_text(p) for p in have], matrix, level=level)
+            # Up to SAMPLE papers this is the full fit; above it, a fit on a seeded sample with
+            # every paper assigned in chunks, so the matrix is never copied whole.
+            fit = sampled_topics(ids, lambda picked: [paper_text(have[i]) for i in picked], matrix, level=level,
+                                 sample=self.sample)
             model, assign, sim = fit.model, fit.assign, fit.similarity
             if use_cache:
                 run = cache.Run("topics", scope, str(level), params, centroids=model.centroids,
@@ -182,11 +190,11 @@ class Analysis:
         ids = result.ids
         hashes = row_hashes(matrix)
         rows = dict(zip(ids, hashes))
-        params = {"version": MAP_VERSION, "seed": SEED, "vectors": source}
+        params = {"version": MAP_VERSION, "seed": SEED, "vectors": source} | _sampling(len(ids), self.sample)
         run = cache.load(self.store, "map", scope, "")
         plan = cache.plan(run, rows, params)
         if plan.action == "refit" or run is None:
-            coords = layout(matrix)
+            coords = sampled_layout(ids, matrix, sample=self.sample)
             run = cache.Run("map", scope, "", params)
             run.points = {pid: cache.Point(h, x=float(c[0]), y=float(c[1]))
                           for pid, h, c in zip(ids, hashes, coords.tolist())}
@@ -204,6 +212,12 @@ class Analysis:
                 run.points[pid] = cache.Point(rows[pid], x=c[0], y=c[1], fitted=False)
             cache.save(self.store, run)
         return np.array([[run.points[p].x, run.points[p].y] for p in ids], dtype=np.float32)
+
+
+def _sampling(n: int, sample: int) -> dict[str, Any]:
+    """The extra run parameter of a sample-then-assign fit (none for a full fit, so runs
+    stored before sampling existed stay valid)."""
+    return {"sample": sample} if n > sample else {}
 
 
 def _covers(f: Filter, collection: dict[str, Any]) -> bool:

@@ -1,7 +1,8 @@
 """Distributed build: any input -> Parquet shards (papers with facts and embeddings,
 memberships, identity keys, a manifest) computed locally or on Ray, then bulk-loaded into a
-library. `run.build` makes or updates a build folder; `load.load_shards` loads one into a store;
-`topics.sampled_topics` fits topics on a sample and assigns the rest in chunks."""
+library. `run.build` makes or updates a build folder; `load.load_shards` loads one into a store.
+Topics and map of the loaded collections, however large, come from `analysis` (sample-then-assign
+above `analysis.sampled.SAMPLE` papers)."""
 from __future__ import annotations
 
 from .engines import ENGINES

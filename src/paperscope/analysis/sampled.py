@@ -15,8 +15,8 @@ from typing import Callable
 
 import numpy as np
 
-from ..analysis.layout import layout, place_new
-from ..analysis.topics import SEED, TopicFit, assign_new, fit_topics, topic_count
+from .layout import layout, place_new
+from .topics import SEED, TopicFit, assign_new, fit_topics, topic_count
 
 SAMPLE = 20_000
 CHUNK = 20_000

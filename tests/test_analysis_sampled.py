@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from paperscope.analysis.topics import fit_topics
-from paperscope.build.topics import sample_rows, sampled_layout, sampled_topics
+from paperscope.analysis.sampled import sample_rows, sampled_layout, sampled_topics
 
 
 def _blobs(n_per: int = 120, k: int = 4, seed: int = 3):
