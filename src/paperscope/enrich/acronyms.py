@@ -136,3 +136,36 @@ def definitions(sentence: str) -> list[Definition]:
             out.append(Definition(name, inner, prev.start(1), m.end(), short_first=True))
     out.sort(key=lambda d: d.start)
     return out
+
+
+def long_forms(sentences: list[str], max_words: int = 6) -> dict[str, str]:
+    """Short form -> long form of every `long form (SHORT)` definition in the sentences (the
+    first definition of each short form wins; long forms of up to `max_words` words)."""
+    out: dict[str, str] = {}
+    for sentence in sentences:
+        if "(" not in sentence:
+            continue
+        for d in definitions(sentence):
+            if not d.long or d.short_first or len(d.long.split()) > max_words or \
+                    re.search(r"[()\[\]]", d.long):
+                continue
+            short, long = d.short, d.long
+            head, _, rest = long.partition(" ")
+            if head[:1].isupper() and head[1:].islower() and rest and rest == rest.lower():
+                long = head.lower() + " " + rest  # capitalised only as a sentence opener
+            if short.endswith("s") and len(short) > 2 and short[-2].isupper():
+                short = short[:-1]  # `GNNs` is the plural of `GNN`
+                long = long[:-1] if long.endswith("s") and not long.endswith("ss") else long
+            out.setdefault(short, long)
+    return out
+
+
+def expand(text: str, forms: dict[str, str]) -> str:
+    """`text` with every defined short form written out (`GNNs` -> `graph neural networks`)."""
+    for short, long in forms.items():
+        if short not in text:
+            continue
+        plural = long if long.endswith("s") else long + "s"
+        text = re.sub(r"(?<![\w\-])" + re.escape(short) + r"s(?![\w\-])", lambda m: plural, text)
+        text = re.sub(r"(?<![\w\-])" + re.escape(short) + r"(?![\w\-])", lambda m: long, text)
+    return text

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from . import describe
+from .acronyms import expand, long_forms
 from . import phrases as ph
 from .methods import Mention
 from .rules import DANGLING, MAX_LABEL_CHARS, label_breaks
@@ -58,11 +59,11 @@ def _content(text: str) -> set[str]:
             and w.lower() not in GENERIC_WORDS}
 
 
-def _weights(doc: Doc) -> dict[str, float]:
+def _weights(sentences: list[str]) -> dict[str, float]:
     """How topical each content word is: the share of sentences that use it, the abstract's
     most spread word scoring 1."""
     df: dict[str, int] = {}
-    for s in doc.sentences:
+    for s in sentences:
         for w in _content(s):
             df[w] = df.get(w, 0) + 1
     top = max(df.values(), default=1)
@@ -184,8 +185,10 @@ def _descriptions(m: Mention) -> list[tuple[str, str]]:
 class _Pool:
     """Candidate labels that pass the rules, each with the features it is scored on."""
 
-    def __init__(self, weights: dict[str, float], limit: int, position: bool):
+    def __init__(self, weights: dict[str, float], limit: int, position: bool,
+                 forms: dict[str, str] | None = None):
         self.weights, self.limit, self.position = weights, limit, position
+        self.forms = forms or {}
         self.candidates: list[tuple[dict, str]] = []
         self.key_words: set[str] = set()
         self.lead_words: set[str] = set()
@@ -197,6 +200,9 @@ class _Pool:
         body = fit(text, self.limit - len(prefix), whole=kind in ("claim", "subject"))
         if not body:
             return
+        if self.forms:  # an abbreviation the reader has not seen defined is written out
+            longer = expand(body, self.forms)
+            body = longer if len(prefix) + len(longer) <= self.limit else body
         body = body if name and not self.position else _capitalise(body)
         label = prefix + body
         if label_breaks(label, position=self.position) or \
@@ -238,15 +244,29 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
     if not doc.sentences:
         return ""
     limit = min(limit, MAX_LABEL_CHARS)
-    weights = _weights(doc)
+    pool = candidates(doc, mentions, tldr, limit, paper_type, keyphrases)
+    if pool.best is None:
+        words = _tidy(ph.hard_cut(_OPENER.sub("", doc.sentences[0]))).split()[:10]
+        while len(words) > 1 and len(" ".join(words)) > limit:
+            words.pop()
+        return _capitalise(" ".join(words)[:limit])  # a single giant token: nothing to choose
+    return pool.best
+
+
+def candidates(doc: Doc, mentions: list[Mention], tldr: str, limit: int = MAX_LABEL,
+               paper_type: str | None = None, keyphrases: list[str] | None = None) -> _Pool:
+    """The scored candidate labels of a title-less paper (`make_label` takes the best)."""
+    forms = long_forms(doc.sentences)
+    spelled = [expand(s, forms) for s in doc.sentences] if forms else doc.sentences
+    weights = _weights(spelled)
     for rank, phrase in enumerate((keyphrases or [])[:3]):
-        for w in _content(phrase):  # the paper's keyphrases are what a title names
+        for w in _content(expand(phrase, forms)):  # the paper's keyphrases are what a title names
             weights[w] = weights.get(w, 0.0) + (0.6 if rank == 0 else 0.4)
     position = paper_type == "position" or bool(_POSITION.search(doc.text)) or \
         (paper_type not in (None, "method") and bool(_ADVOCATE.search(doc.text)))
-    pool = _Pool(weights, limit, position)
-    pool.key_words = _content(" ".join((keyphrases or [])[:KEY_PHRASES]))
-    pool.lead_words = _content(" ".join(doc.sentences[:2]))
+    pool = _Pool(weights, limit, position, forms)
+    pool.key_words = _content(expand(" ".join((keyphrases or [])[:KEY_PHRASES]), forms))
+    pool.lead_words = _content(" ".join(spelled[:2]))
     primary = _primary(mentions)
     if primary and not pool.position:
         for text, kind in _descriptions(primary):
@@ -281,9 +301,4 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
             pool.add(_OPENER.sub("", s), "subject", 3)
     if pool.best is None and keyphrases:  # a last resort: topic words, not a statement
         pool.add(" and ".join(keyphrases[:2]), "keyphrases")
-    if pool.best is None:
-        words = _tidy(ph.hard_cut(_OPENER.sub("", doc.sentences[0]))).split()[:10]
-        while len(words) > 1 and len(" ".join(words)) > limit:
-            words.pop()
-        return _capitalise(" ".join(words)[:limit])  # a single giant token: nothing to choose
-    return pool.best
+    return pool
