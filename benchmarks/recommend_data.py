@@ -1,9 +1,9 @@
 """Data for the recommendation benchmarks: ICLR 2020 / 2017 / 2018 papers with their author
 keywords (used as simulated users' tags), and MiniLM embeddings of title + abstract.
 
-Embeddings come from `paperscope.search.semantic.embed_texts` (the shipped embedder); if that
-package is missing, this module runs the same int8 ONNX model directly (onnxruntime +
-tokenizers, 256 tokens, mean pooling).
+Embeddings come from the shipped embedder (`paperscope.search.embedder.get_embedder()`: the
+built int8 graph, else the packaged one); if paperscope is not importable, this module runs the
+packaged ONNX model directly (onnxruntime + tokenizers, 256 tokens, mean pooling).
 """
 from __future__ import annotations
 
@@ -73,16 +73,21 @@ def embed(texts: list[str]) -> tuple[np.ndarray, str]:
     minutes on 2 cores."""
     from platformdirs import user_cache_dir
 
-    digest = hashlib.sha1("\x00".join(texts).encode("utf-8")).hexdigest()[:16]
+    try:
+        from paperscope.search.embedder import MODEL_ID, get_embedder
+
+        embedder, model = get_embedder(), MODEL_ID
+        model += f"/{embedder.kind}"
+    except ImportError:
+        embedder, model = None, "packaged-fallback"
+    digest = hashlib.sha1("\x00".join([model, *texts]).encode("utf-8")).hexdigest()[:16]
     cache = Path(user_cache_dir("paperscope", appauthor=False)) / "bench" / f"minilm_{digest}.npy"
     if cache.exists():
-        return np.load(cache), f"cache {cache.name}"
-    try:
-        from paperscope.search.semantic import embed_texts
-
-        vecs, source = np.asarray(embed_texts(texts), dtype=np.float32), "paperscope.search.semantic"
-    except ImportError:
-        vecs, source = _onnx_embed(texts), "onnxruntime (benchmark embedder)"
+        return np.load(cache), f"cache {cache.name} ({model})"
+    if embedder is not None:
+        vecs, source = np.asarray(embedder.embed(texts), dtype=np.float32), f"paperscope embedder ({model})"
+    else:
+        vecs, source = _onnx_embed(texts), "onnxruntime (benchmark embedder, packaged graph)"
     cache.parent.mkdir(parents=True, exist_ok=True)
     np.save(cache, vecs)
     return vecs, source
