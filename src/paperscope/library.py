@@ -463,18 +463,21 @@ class Library:
     def export(self, fmt: str, *, tag: str | None = None, query: str | None = None,
                collection: str | None = None, ids: list[str] | None = None,
                limit: int | None = None, skip_untitled: bool = False,
-               on_missing: Callable[[str], None] | None = None) -> str:
+               on_missing: Callable[[str], None] | None = None,
+               on_report: Callable[[Any], None] | None = None) -> str:
         """bibtex | ris | csljson | csv | jsonl | markdown text of a tag, a search, a
         collection, some ids or the whole library. Entries whose title is derived or whose
-        authors are unknown say so in the entry; `on_missing` hears a one-line summary;
-        `skip_untitled` leaves out papers the source gave no title."""
+        authors are unknown say so in the entry; `on_missing` hears a one-line summary and
+        `on_report` the counts (`export.MissingReport`); `skip_untitled` leaves out papers the
+        source gave no title."""
         from .export.select import export
 
         def search(text: str, n: int) -> list[str]:
             return [h.id for h in self.engine.search(text, limit=n)]
 
         return export(self.store, search, fmt, tag=tag, query=query, collection=collection, ids=ids,
-                      limit=limit, skip_untitled=skip_untitled, on_missing=on_missing)
+                      limit=limit, skip_untitled=skip_untitled, on_missing=on_missing,
+                      on_report=on_report)
 
     def import_library(self, path: str | Path, *, tag: str = "mine") -> dict[str, Any]:
         """Tag the papers a user's BibTeX / RIS / CSL JSON / CSV library matches; report the rest."""

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..model import InputError
 from . import bibtex, csljson, markdown, ris, tables
-from .entry import assign_keys, missing_summary, without_untitled
+from .entry import MissingReport, assign_keys, missing_summary, without_untitled
 
 FORMATS = {
     "bibtex": ("bib", bibtex.render),
@@ -42,4 +42,4 @@ def render(fmt: str, papers: list[dict[str, Any]], keys: dict[str, str], *, titl
     return renderer(papers, keys)
 
 
-__all__ = ["FORMATS", "assign_keys", "missing_summary", "normalise_format", "render", "without_untitled"]
+__all__ = ["FORMATS", "MissingReport", "assign_keys", "missing_summary", "normalise_format", "render", "without_untitled"]

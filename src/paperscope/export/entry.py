@@ -188,6 +188,39 @@ def without_untitled(papers: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [p for p in papers if has_title(p)]
 
 
+@dataclass
+class MissingReport:
+    """What an export holds and lacks: `selected` papers chose, `entries` written (fewer when
+    `skip_untitled` left some out), and among the entries `untitled` (a derived label stands
+    in for the title) and `no_authors`. The HTTP API sends it as headers, the web page as a
+    warning beside the export links."""
+
+    selected: int
+    entries: int
+    untitled: int
+    no_authors: int
+
+    @property
+    def skipped(self) -> int:
+        return self.selected - self.entries
+
+    @classmethod
+    def of(cls, papers: list[dict[str, Any]], *, skip_untitled: bool = False) -> "MissingReport":
+        kept = without_untitled(papers) if skip_untitled else papers
+        return cls(selected=len(papers), entries=len(kept),
+                   untitled=sum(1 for p in kept if not has_title(p)),
+                   no_authors=sum(1 for p in kept if not p.get("authors")))
+
+    def lines(self, kept: list[dict[str, Any]]) -> list[str]:
+        """The warnings an export prints: entries left out, then `missing_summary(kept)`."""
+        out = []
+        if self.skipped:
+            out.append(f"left out {self.skipped} of {self.selected} entries without a real title")
+        if (summary := missing_summary(kept)):
+            out.append(summary)
+        return out
+
+
 # --------------------------------------------------------------------------- citation keys
 
 def base_key(paper: dict[str, Any]) -> str:

@@ -8,7 +8,7 @@ from ..filters import Filter
 from ..model import InputError
 from ..userdata import resolve_ids, tagged_ids
 from . import render
-from .entry import assign_keys, missing_summary, without_untitled
+from .entry import MissingReport, assign_keys, without_untitled
 
 QUERY_LIMIT = 500
 
@@ -55,17 +55,20 @@ def paper_dicts(store, ids: list[str]) -> list[dict[str, Any]]:
 def export(store, search: Callable[[str, int], list[str]], fmt: str, *, tag: str | None = None,
            query: str | None = None, collection: str | None = None, ids: list[str] | None = None,
            limit: int | None = None, skip_untitled: bool = False,
-           on_missing: Callable[[str], None] | None = None) -> str:
+           on_missing: Callable[[str], None] | None = None,
+           on_report: Callable[[MissingReport], None] | None = None) -> str:
     """The export text; `on_missing` hears one line on entries without a real title or
-    authors (and on entries left out by `skip_untitled`)."""
+    authors (and on entries left out by `skip_untitled`); `on_report` gets the same as counts
+    (a `MissingReport`), whether anything is missing or not."""
     pids = select_ids(store, search, tag=tag, query=query, collection=collection, ids=ids, limit=limit)
     papers = paper_dicts(store, pids)
     title = (f"Reading list: {tag}" if tag else f"Reading list: {query}" if query
              else f"Reading list: {collection}" if collection else "Reading list")
     kept = without_untitled(papers) if skip_untitled else papers
+    report = MissingReport.of(papers, skip_untitled=skip_untitled)
     if on_missing:
-        if len(kept) < len(papers):
-            on_missing(f"left out {len(papers) - len(kept)} of {len(papers)} entries without a real title")
-        if (summary := missing_summary(kept)):
-            on_missing(summary)
+        for line in report.lines(kept):
+            on_missing(line)
+    if on_report:
+        on_report(report)
     return render(fmt, kept, assign_keys(store.citation_rows()), title=title)

@@ -232,18 +232,42 @@ EXPORT_TYPES = {"bibtex": ("application/x-bibtex", "bib"), "ris": ("application/
                 "jsonl": ("application/jsonl", "jsonl"), "markdown": ("text/markdown", "md")}
 
 
-@router.get("/export", summary="A reading list as BibTeX, RIS, CSL JSON, CSV, JSONL or Markdown (= `paperscope export`)")
+WARNING_HEADER = "X-Paperscope-Warning"
+
+
+@router.get("/export", summary="A reading list as BibTeX, RIS, CSL JSON, CSV, JSONL or Markdown (= `paperscope export`)",
+            description="Choose the papers by one of `tag`, `q` (a search), `collection` or `ids` (comma-separated), "
+                        "or none for the whole library. Entries whose title is derived (the list gave none) or "
+                        "whose authors are unknown are marked in the entry; the counts are in the headers "
+                        "`X-Paperscope-Entries`, `X-Paperscope-Untitled`, `X-Paperscope-No-Authors` and "
+                        "`X-Paperscope-Skipped`, and `X-Paperscope-Warning` says in words what is missing (absent "
+                        "when nothing is). `skip_untitled=true` leaves papers without a real title out "
+                        "(= `--skip-untitled`).")
 def export(request: Request, format: Literal["bibtex", "ris", "csljson", "csv", "jsonl", "markdown"] = "bibtex",
            tag: Annotated[Optional[str], Query(max_length=80)] = None,
            q: Annotated[Optional[str], Query(max_length=1000)] = None,
            collection: Collection = None,
-           limit: Annotated[Optional[int], Query(ge=1, le=100_000)] = None) -> Response:
+           ids: Annotated[Optional[str], Query(max_length=20_000, pattern=r"^[A-Za-z0-9_.:,-]*$",
+                                               description="paper ids, comma-separated")] = None,
+           limit: Annotated[Optional[int], Query(ge=1, le=100_000)] = None,
+           skip_untitled: bool = False) -> Response:
+    lines: list[str] = []
+    reports: list[Any] = []
     with pool(request) as lib:
-        text = lib.export(format, tag=tag, query=q, collection=collection, limit=limit)
+        text = lib.export(format, tag=tag, query=q, collection=collection,
+                          ids=[x for x in ids.split(",") if x] if ids else None, limit=limit,
+                          skip_untitled=skip_untitled, on_missing=lines.append, on_report=reports.append)
     media, ext = EXPORT_TYPES[format]
     name = re.sub(r"[^A-Za-z0-9_-]+", "-", tag or collection or q or "library").strip("-")[:60] or "library"
-    return Response(text, media_type=f"{media}; charset=utf-8",
-                    headers={"Content-Disposition": f'attachment; filename="paperscope-{name}.{ext}"'})
+    report = reports[0]
+    headers = {"Content-Disposition": f'attachment; filename="paperscope-{name}.{ext}"',
+               "X-Paperscope-Entries": str(report.entries), "X-Paperscope-Untitled": str(report.untitled),
+               "X-Paperscope-No-Authors": str(report.no_authors), "X-Paperscope-Skipped": str(report.skipped)}
+    if lines:
+        if report.untitled and not skip_untitled:
+            lines[-1] += " (skip_untitled=true leaves the untitled ones out)"
+        headers[WARNING_HEADER] = " ".join(lines)
+    return Response(text, media_type=f"{media}; charset=utf-8", headers=headers)
 
 
 def _exists(lib: Any, paper_id: str) -> None:

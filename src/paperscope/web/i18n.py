@@ -124,6 +124,15 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "paper.type": ("type", "类型"),
     "paper.not_found": ("No paper with this id.", "没有这个编号的论文。"),
     "paper.on_map": ("show on map", "在地图上显示"),
+    "paper.reviewers_hint": ("authors in this library who could review this paper (its authors and their co-authors left out)",
+                             "本文库中可以审阅这篇论文的作者（排除本文作者及其合作者）"),
+    # paper types (enrich.paper_type.TYPES): badges, facts, filters, comparisons
+    "type.method": ("method", "方法"),
+    "type.theory": ("theory", "理论"),
+    "type.benchmark": ("benchmark", "基准"),
+    "type.empirical": ("empirical", "实证"),
+    "type.position": ("position", "立场"),
+    "type.survey": ("survey", "综述"),
     # topics / map / compare
     "topics.title": ("Topics", "主题"),
     "topics.level": ("Level", "层级"),
@@ -165,6 +174,14 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "library.empty": ("Nothing here yet: star or tag papers to build your reading list.",
                       "这里还没有内容：收藏或标注论文来建立阅读列表。"),
     "library.export": ("Export", "导出"),
+    "export.untitled": ("No real title: {n} of {total} papers (a derived label stands in; the export marks it).",
+                        "没有真实标题：{total} 篇论文中的 {n} 篇（以自动生成的标题代替，导出文件中会注明）。"),
+    "export.no_authors": ("No authors: {n} of {total} papers (the export marks it).",
+                          "没有作者：{total} 篇论文中的 {n} 篇（导出文件中会注明）。"),
+    "export.hint": ("Ingesting the proceedings (an OpenReview, PMLR or virtual-site export) fills in titles "
+                    "and authors by merging.",
+                    "导入会议论文集（OpenReview、PMLR 或会议网站的导出文件）后，合并会补全标题和作者。"),
+    "export.skip": ("Export only the {n} papers with a real title:", "只导出有真实标题的 {n} 篇论文："),
     # expertise
     "nav.match": ("Match my papers", "匹配我的论文"),
     "match.title": ("Match my papers", "匹配我的论文"),
@@ -182,6 +199,9 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "reviewers.for": ("for", "论文"),
     "reviewers.authors": ("Authors (left out with their co-authors: {n})", "作者（连同合作者排除：{n} 人）"),
     "reviewers.link": ("Suggest reviewers", "推荐审稿人"),
+    "reviewers.none": ("No author to suggest: the lists give no authors, or no author other than this paper's own "
+                        "(and their co-authors) has at least two papers in the library.",
+                        "没有可推荐的作者：列表中没有作者信息，或除本文作者（及其合作者）外没有作者在文库中有至少两篇论文。"),
     "authors.papers": ("papers", "篇论文"),
     "authors.also": ("with the same papers", "论文相同的合作者"),
     # misc
@@ -205,6 +225,15 @@ def translator(lang: str) -> Callable[..., str]:
         return text.format(**values) if values else text
 
     return t
+
+
+def type_label(name: str | None, t: Callable[..., str]) -> str:
+    """A paper type as the interface language says it (an unknown type shows as stored)."""
+    if not name:
+        return ""
+    key = f"type.{name}"
+    text = t(key)
+    return name if text == key else text
 
 
 def keys() -> list[str]:

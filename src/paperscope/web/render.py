@@ -152,7 +152,8 @@ def fmt_score(value: Any) -> str:
 def install_filters(env: Environment) -> None:
     env.filters.update(safe_url=safe_url, segments=segments, paper_type=paper_type,
                        display_title=display_title, as_list=as_list, fmt_score=fmt_score,
-                       md_plain=md_plain, md_inline=md_inline, md_piece=md_piece)
+                       md_plain=md_plain, md_inline=md_inline, md_piece=md_piece,
+                       type_label=i18n.type_label)
     env.globals.update(with_query=with_query)
 
 
