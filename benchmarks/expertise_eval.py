@@ -17,9 +17,14 @@ Methods (pair similarity x aggregation over a profile's papers):
   related-top3              today's `related` mix (0.55 centred cosine + 0.45 term cosine)
                             taken per profile paper, mean of the 3 best
   (baselines average what an author has: no padding)
-  expertise                 paperscope.expertise.scoring.RECIPE (chosen here on the tuning
-                            corpora: ICLR 2020 and ICML 2016; ICML 2024, UAI 2024, COLT 2024
-                            untouched)
+  expertise                 what paperscope ships: paperscope.expertise.scoring.RECIPE (chosen
+                            here on the tuning corpora: ICLR 2020 and ICML 2016; ICML 2024,
+                            UAI 2024, COLT 2024 untouched); match by facets (mean of the 3 best
+                            profile papers), reviewers by each author's centroid
+                            (service.MATCH_AGGREGATE / AUTHOR_AGGREGATE)
+  expertise-facets          the same recipe, facets in both directions (the previous choice)
+  expertise-centroid        the same pair similarity, each profile as one centroid
+  expertise-fused           facets and centroid rankings fused (reciprocal rank), both directions
 
     .venv/bin/python benchmarks/expertise_eval.py [--grid]  -> benchmarks/results/expertise_eval.json
 """
@@ -38,8 +43,9 @@ from _run_info import run_info
 
 from paperscope.expertise import authors as author_index
 from paperscope.search.vectors import build as build_term_vectors
-from paperscope.expertise.scoring import (FIELD_WEIGHTS, RECIPE, Recipe, grouped_scores, hubness, mix,
-                                          profile_scores)
+from paperscope.expertise.scoring import (FIELD_WEIGHTS, RECIPE, Recipe, centroid_scores, fuse, grouped_scores,
+                                          hubness, mix, profile_scores)
+from paperscope.expertise.service import AGGREGATES, AUTHOR_AGGREGATE, MATCH_AGGREGATE
 
 TUNING = ("iclr2020", "icml2016")
 UNTOUCHED = ("icml2024", "uai2024", "colt2024")
@@ -154,6 +160,32 @@ def pair_method(sim: np.ndarray, recipe: Recipe):
     return match, review
 
 
+def aggregated_method(c: Corpus, sim: np.ndarray, recipe: Recipe, match_how: str, authors_how: str):
+    """The pair similarity `sim` combined over a profile as facets, a centroid or both fused
+    (as service.Expertise does): candidates outside the ranked population are left out before
+    fusing, so ranks are taken among the candidates that count."""
+    hub = recipe.hub * hubness(sim) if recipe.hub else 0.0
+    n_papers = np.bincount(c.pair_author, minlength=c.n_authors)
+    gram = np.array([float(sim[np.ix_(p, p)].sum()) for p in c.papers_of])
+
+    def match(prof):
+        facets = profile_scores(sim[prof], recipe) - hub
+        centroid = sim[prof].mean(axis=0) - hub
+        return {"facets": facets, "centroid": centroid, "fused": fuse(facets, centroid, k=recipe.fuse_k)}[match_how]
+
+    def review(q):
+        keep = c.pair_pos != q
+        owner, values = c.pair_author[keep], sim[q, c.pair_pos[keep]]
+        own = c.authors_of[q]
+        out_of = n_papers - np.bincount(c.pair_author[c.pair_pos == q], minlength=c.n_authors) < MIN_PAPERS - 1
+        facets = grouped_scores(values, owner, c.n_authors, recipe)
+        centroid = centroid_scores(values, owner, c.n_authors, gram, (own, 1.0, float(sim[q, q])))
+        facets[out_of] = -np.inf
+        centroid[out_of] = -np.inf
+        return {"facets": facets, "centroid": centroid, "fused": fuse(facets, centroid, k=recipe.fuse_k)}[authors_how]
+    return match, lambda _c: review
+
+
 def lm_method(c: Corpus, mu: float):
     logc = np.log(c.p_corpus)
 
@@ -203,7 +235,10 @@ def methods(c: Corpus, recipe: Recipe, mu: float) -> dict:
         "emb-max": pair_method(c.plain, Recipe(k=1, hub=0, pad=False)),
         "emb-top3": pair_method(c.plain, Recipe(k=3, hub=0, pad=False)),
         "related-top3": pair_method(related, Recipe(k=3, hub=0, pad=False)),
-        "expertise": pair_method(ours, recipe),
+        "expertise-facets": pair_method(ours, recipe),
+        "expertise-centroid": aggregated_method(c, ours, recipe, "centroid", "centroid"),
+        "expertise-fused": aggregated_method(c, ours, recipe, "fused", "fused"),
+        "expertise": aggregated_method(c, ours, recipe, MATCH_AGGREGATE, AUTHOR_AGGREGATE),
     }
 
 
@@ -241,13 +276,21 @@ def tune(corpora: list[Corpus]) -> dict:
         obj = np.mean([r[k] for r in res.values() for k in ("match_mrr", "reviewers_mrr")])
         rows.append({"embedding": emb, "recipe": asdict(recipe), "objective": round(float(obj), 4), **res})
     rows.sort(key=lambda r: -r["objective"])
+    best = RECIPE
+    aggregates = []
+    for how in AGGREGATES:  # the shipped recipe, each way of combining a profile (both directions)
+        res = {}
+        for c in corpora:
+            sim = mix(c.centred, c.lexical, best.semantic_weight)
+            res[c.name] = evaluate(c, aggregated_method(c, sim, best, how, how))[0]
+        aggregates.append({"aggregate": how, **res})
     lm = []
     for mu in MUS:
         res = {c.name: evaluate(c, lm_method(c, mu))[0] for c in corpora}
         obj = np.mean([r[k] for r in res.values() for k in ("match_mrr", "reviewers_mrr")])
         lm.append({"mu": mu, "objective": round(float(obj), 4), **res})
     lm.sort(key=lambda r: -r["objective"])
-    return {"recipes": rows, "tpms_mu": lm}
+    return {"recipes": rows, "aggregates": aggregates, "tpms_mu": lm}
 
 
 def main() -> None:
@@ -278,6 +321,8 @@ def main() -> None:
         for r in tuned["recipes"][:10]:
             print("grid", r["objective"], r["embedding"], r["recipe"], flush=True)
         print("tpms mu", [(r["mu"], r["objective"]) for r in tuned["tpms_mu"]])
+        for r in tuned["aggregates"]:
+            print("aggregate", r, flush=True)
     mu = mu or 1000
     out["tpms_mu"] = mu
     table, ci = {}, {}

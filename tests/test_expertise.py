@@ -113,6 +113,40 @@ def test_match_from_texts_a_tag_and_a_bibtex_file(small):
                          ids["Molecular Property Prediction with Graph Attention"]}
 
 
+def test_reviewers_every_aggregate_and_never_the_paper_itself(small):
+    lib, ids, _ = small
+    paper = ids[NEW_BANDIT["title"]]
+    for how in ("centroid", "facets", "fused"):
+        out = lib.reviewers(paper, limit=6, min_papers=1, exclude_authors=False, exclude_coauthors=False,
+                            aggregate=how)
+        shown = names(out["reviewers"]) + [n for a in out["reviewers"] for n in a.also]
+        assert "Zed Newcomer" not in shown  # his only paper is the one reviewers are wanted for
+        assert {"Jane Roe", "Carl Close"} <= set(shown[:3])
+    cen = {a.name: a.score for a in lib.reviewers(paper, limit=6, min_papers=1, exclude_authors=False,
+                                                  exclude_coauthors=False)["reviewers"]}
+    assert 0.3 < cen["Jane Roe"] < 0.99  # her other paper alone (a cosine), not her copy of the query
+    with pytest.raises(InputError):
+        lib.reviewers(paper, aggregate="median")
+
+
+def test_recency_weighs_a_profiles_older_papers_less(small):
+    lib, ids, _ = small
+    old, new = ids["Denoising Diffusion for Image Synthesis"], ids["Conformal Prediction Sets under Label Shift"]
+    diffusion, conformal = ids["Faster Sampling for Score-Based Generative Models"], \
+        ids["Distribution-Free Uncertainty with Conformal Calibration"]
+    plain = {h.id: (h.rank, h.score) for h in lib.match([old, new], limit=None)}
+    recent = {h.id: (h.rank, h.score) for h in lib.match([old, new], limit=None, recency=1.0)}
+    assert plain[diffusion][0] == 2 and recent[diffusion][0] > 2  # the 2020 paper counts 1/16
+    assert recent[diffusion][1] < plain[diffusion][1]
+    assert recent[conformal][0] == 1 and recent[conformal][1] == pytest.approx(plain[conformal][1], abs=0.02)
+    # reviewers: within an author the recent papers weigh more (Bea Twin: 2023 and 2024)
+    paper = ids[NEW_BANDIT["title"]]
+    by = {a.name: a.score for a in lib.reviewers(paper, limit=6, min_papers=1, exclude_coauthors=False)["reviewers"]}
+    by_recent = {a.name: a.score for a in lib.reviewers(paper, limit=6, min_papers=1, exclude_coauthors=False,
+                                                        recency=1.0)["reviewers"]}
+    assert by_recent["Bea Twin"] > by["Bea Twin"]  # her 2024 paper is the closer one
+
+
 def test_bad_profiles_are_user_errors(small):
     lib, _, folder = small
     with pytest.raises(InputError):
@@ -146,6 +180,15 @@ def test_cli_match_reviewers_experts(small):
     assert {first["name"], *first["also"]} == {"Dan Bandit", "Bea Twin"}
     res = runner.invoke(app, ["--db", db, "experts", "diffusion", "image", "synthesis"])
     assert res.exit_code == 0 and "Wei Chen" in res.stdout
+    res = runner.invoke(app, ["--db", db, "reviewers", ids[NEW_BANDIT["title"]], "--aggregate", "fused",
+                              "--recency", "2", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["reviewers"]
+    res = runner.invoke(app, ["--db", db, "match", "--profile", str(bib), "--aggregate", "centroid",
+                              "--recency", "3", "-n", "2", "--json"])
+    assert res.exit_code == 0 and len(json.loads(res.stdout)["results"]) == 2
+    res = runner.invoke(app, ["--db", db, "match", "--profile", str(bib), "--aggregate", "median"])
+    assert res.exit_code != 0 and "aggregate must be one of" in res.output
     res = runner.invoke(app, ["--db", db, "match", "--tag", "x", "--ids", "y"])
     assert res.exit_code == 2
     res = runner.invoke(app, ["--db", db, "match", "--profile", str(folder / "missing.bib")])

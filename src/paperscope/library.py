@@ -432,28 +432,34 @@ class Library:
         return resolve(self.store, profile, self.expertise.matcher)
 
     def match(self, profile: Any, *, venue: str | None = None, year: str | int | None = None,
-              limit: int | None = None, explain: bool = True, **filters: Any) -> list["MatchHit"]:
+              limit: int | None = None, explain: bool = True, aggregate: str | None = None,
+              recency: float | None = None, **filters: Any) -> list["MatchHit"]:
         """Papers (of a venue / year, or the whole library) ranked by fit to a profile
         (`profile()`'s argument, or a Profile), each with the profile papers and words
-        driving it; limit None ranks them all."""
+        driving it; limit None ranks them all. `aggregate`: facets | centroid | fused;
+        `recency`: half-life in years for older profile papers."""
         prof = self.profile(profile)
         scope = self.filter(venue=venue, year=year, **filters)
-        return self._hits(self.expertise.match(prof, scope=scope, limit=limit, explain=explain))
+        return self._hits(self.expertise.match(prof, scope=scope, limit=limit, explain=explain,
+                                               aggregate=aggregate, recency=recency))
 
     def reviewers(self, paper_id: str | None = None, *, text: str | None = None, limit: int = 10,
                   exclude_authors: bool = True, exclude_coauthors: bool = True,
-                  conflicts: list[str] | None = None, min_papers: int = 2, **filters: Any) -> dict[str, Any]:
+                  conflicts: list[str] | None = None, min_papers: int = 2, aggregate: str | None = None,
+                  recency: float | None = None, **filters: Any) -> dict[str, Any]:
         """Authors of the library suggested for a paper (id or unique prefix) or a text, each
         with the papers that make them fit; the paper's authors, their co-authors and named
         `conflicts` are left out unless told otherwise. Returns {query, own_authors,
-        conflicts_excluded, reviewers: [AuthorSuggestion]}."""
+        conflicts_excluded, reviewers: [AuthorSuggestion]}. `aggregate`: centroid | facets |
+        fused over each author's papers; `recency`: half-life in years for older papers."""
         if paper_id is not None:
             from .userdata import resolve_id
 
             paper_id = resolve_id(self.store, paper_id)
         return self.expertise.reviewers(paper_id, text=text, limit=limit, exclude_authors=exclude_authors,
                                         exclude_coauthors=exclude_coauthors, conflicts=conflicts,
-                                        min_papers=min_papers, scope=self.filter(**filters))
+                                        min_papers=min_papers, scope=self.filter(**filters),
+                                        aggregate=aggregate, recency=recency)
 
     def experts(self, text: str, *, limit: int = 10, min_papers: int = 2,
                 **filters: Any) -> list["AuthorSuggestion"]:

@@ -12,6 +12,19 @@ from .common import (app, console, fail, json_option, limit_option, open_library
                      venue_option, year_option)
 
 
+def aggregate_option(default: str):
+    return typer.Option(None, "--aggregate", metavar="facets|centroid|fused",
+                        help=f"How a profile's papers combine: facets (each candidate meets its closest "
+                             f"profile papers), centroid (the papers as one), fused (both rankings); "
+                             f"default {default}, chosen on development data.")
+
+
+def recency_option(reference: str):
+    return typer.Option(None, "--recency", min=0.1, metavar="YEARS",
+                        help=f"Half-life in years: a paper this much older than {reference} counts half "
+                             "(default: no recency weighting).")
+
+
 @app.command()
 def match(
     profile: Optional[Path] = typer.Option(None, "--profile", help="A file of your papers: BibTeX, RIS, CSL JSON, JSON/JSONL, CSV."),
@@ -23,6 +36,8 @@ def match(
     everything: bool = typer.Option(False, "--all", help="Rank every paper of the scope."),
     as_json: bool = json_option(),
     explain: bool = typer.Option(False, "--explain", help="Show the profile papers and shared words behind each score."),
+    aggregate: Optional[str] = aggregate_option("facets"),
+    recency: Optional[float] = recency_option("the profile's newest"),
 ) -> None:
     """Papers closest to a body of work (yours, a tag's, some ids'), each with its evidence."""
     given = [x for x in (profile, tag, ids) if x]
@@ -38,7 +53,8 @@ def match(
             if profile and not profile.is_file():
                 raise ValueError(f"{profile}: no such file")
             prof = lib.profile(Path(source) if profile else source)
-            hits = lib.match(prof, venue=venue, year=year, limit=None if everything else limit)
+            hits = lib.match(prof, venue=venue, year=year, limit=None if everything else limit,
+                             aggregate=aggregate, recency=recency)
         finally:
             lib.close()
     if as_json:
@@ -79,6 +95,8 @@ def reviewers(
     year: Optional[str] = year_option(),
     limit: int = limit_option(10, 500),
     as_json: bool = json_option(),
+    aggregate: Optional[str] = aggregate_option("centroid"),
+    recency: Optional[float] = recency_option("the library's newest"),
 ) -> None:
     """Suggest reviewers for a paper or a draft: authors whose papers fit it, with evidence."""
     if (paper_id is None) == (text is None):
@@ -91,7 +109,8 @@ def reviewers(
         try:
             out = lib.reviewers(paper_id, text=text, limit=limit, exclude_authors=exclude_authors,
                                 exclude_coauthors=exclude_coauthors, conflicts=conflict or [],
-                                min_papers=min_papers, venue=venue, year=year)
+                                min_papers=min_papers, venue=venue, year=year, aggregate=aggregate,
+                                recency=recency)
         finally:
             lib.close()
     if as_json:

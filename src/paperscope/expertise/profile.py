@@ -21,6 +21,7 @@ class Item:
     text: str
     paper_id: str | None = None
     rowid: int | None = None
+    year: int | None = None  # for recency weighting (a library paper's year is looked up)
 
 
 @dataclass
@@ -172,7 +173,7 @@ def _from_entries(store, entries, matcher, source: str) -> Profile:
         if found:
             linked.append(found[0])
         elif e.title or e.abstract:
-            items.append(Item(e.title or e.abstract[:80], _text(e.title, e.abstract)))
+            items.append(Item(e.title or e.abstract[:80], _text(e.title, e.abstract), year=e.year))
         else:
             skipped.append({"entry": e.position, "reason": "no title or abstract"})
     library = from_ids(store, list(dict.fromkeys(linked))).items if linked else []

@@ -4,8 +4,11 @@ A pair similarity mixes two cosines: the embedding cosine after subtracting the 
 vector (the direction every ML abstract shares) and the cosine of tf-idf term vectors (shared
 method and dataset names). A profile's fit to a candidate aggregates the pair similarities of
 its papers: the mean of the `k` best (max is k = 1, a centroid-like mean is k = all), or a
-softmax-weighted mean. The same aggregation ranks papers for a profile (`match`) and authors for
-a paper (`reviewers`, `experts`: each author's papers are a profile).
+softmax-weighted mean ("facets": each candidate meets the profile papers closest to it), or the
+profile as one centroid (`centroid_scores`), or both rankings fused (`fuse`). `match` ranks
+papers for a profile by facets; `reviewers` ranks authors (each author's papers a profile) by
+their centroid, chosen on the tuning corpora (service.AGGREGATES); `experts` by facets over
+search scores.
 
 `RECIPE` was chosen on ICLR 2020 and ICML 2016 author leave-one-out (benchmarks/expertise_eval.py,
 `--grid`: 0.2 x centred cosine + 0.8 x term cosine, mean of the 3 best with padding, hubness 0.5
@@ -39,6 +42,7 @@ class Recipe:
     temperature: float = 0.05  # softmax: weights exp(sim / temperature)
     hub: float = 0.5  # match: minus hub x a candidate's mean similarity to its 10 nearest papers
     pad: bool = True  # authors: fewer than k papers count the missing ones as 0 (sum of best / k)
+    fuse_k: float = 60.0  # reciprocal rank fusion constant (reviewers: facets + centroid)
 
     def but(self, **changes) -> "Recipe":
         return replace(self, **changes)
@@ -136,6 +140,27 @@ def grouped_scores(values: np.ndarray, owner: np.ndarray, n_owners: int,
     return out
 
 
+def centroid_scores(values: np.ndarray, owner: np.ndarray, n_owners: int, gram: np.ndarray,
+                    drop: tuple[list[int], float, float] | None = None) -> np.ndarray:
+    """Each owner's papers as one centroid: the cosine of the query with the (weighted) sum of
+    the owner's paper vectors, sum_p w_p s(q, p) / |sum_p w_p v_p|, from flat (owner, weighted
+    similarity) pairs and `gram[o]` = |sum_p w_p v_p|^2 over the owner's papers. `drop` =
+    (owners, w_q, s(q, q)) takes the query paper itself out of those owners' sums when `gram`
+    still counts it (it must not be among `values`). Owners without pairs score -inf. Unlike
+    the mean of the k best, a big body of work is not favoured or penalised for its size."""
+    values = np.asarray(values, dtype=np.float64)
+    owner = np.asarray(owner, dtype=np.int64)
+    sums = np.bincount(owner, weights=values, minlength=n_owners)
+    g = np.asarray(gram, dtype=np.float64).copy()
+    if drop is not None:
+        owners, wq, sqq = drop
+        owners = np.asarray(owners, np.int64)
+        g[owners] -= 2.0 * wq * sums[owners] + wq * wq * sqq
+    out = sums / np.sqrt(np.maximum(g, 1e-12))
+    out[np.bincount(owner, minlength=n_owners) == 0] = -np.inf
+    return out
+
+
 def top_indices(scores: np.ndarray, k: int) -> np.ndarray:
     """Indices of the k best finite scores, best first (ties: lower index first)."""
     scores = np.asarray(scores)
@@ -145,3 +170,33 @@ def top_indices(scores: np.ndarray, k: int) -> np.ndarray:
     if k < len(ok):
         ok = ok[np.argpartition(-scores[ok], k - 1)[:k]]
     return ok[np.lexsort((ok, -scores[ok]))]
+
+
+def fuse(*scores: np.ndarray, k: float = 60.0) -> np.ndarray:
+    """Reciprocal rank fusion: each score array ranks the candidates (1 = best; equal scores
+    share the better rank, so equal candidates stay equal) and a candidate gets the sum of
+    1 / (k + rank); one that any array leaves out (-inf) is left out."""
+    scores = [np.asarray(s, np.float64) for s in scores]
+    out = np.zeros(len(scores[0]))
+    ok = np.ones(len(out), bool)
+    for s in scores:
+        ok &= np.isfinite(s)
+    for s in scores:
+        neg = -s[ok]
+        rank = 1 + np.searchsorted(np.sort(neg), neg, side="left")  # 1 + how many score higher
+        out[ok] += 1.0 / (k + rank)
+    out[~ok] = -np.inf
+    return out
+
+
+def recency_weights(years: np.ndarray, half_life: float | None, reference: int) -> np.ndarray:
+    """0.5 ** (age / half_life) with age = reference - year (never negative): a paper
+    `half_life` years older than the reference counts half. Unknown years (0) count fully;
+    no half-life: all 1."""
+    years = np.asarray(years, dtype=np.float64)
+    if not half_life:
+        return np.ones(len(years))
+    if half_life < 0:
+        raise ValueError("the recency half-life must be positive")
+    w = 0.5 ** (np.maximum(reference - years, 0.0) / float(half_life))
+    return np.where(years > 0, w, 1.0)
