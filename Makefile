@@ -20,7 +20,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 install: $(VENV)/.installed
 
 ingest-examples: install
-	$(BIN)/paperscope ingest examples/lists
+	$(BIN)/paperscope ingest examples/lists examples/proceedings
 	$(BIN)/paperscope stats
 
 ## demo: set up, ingest the bundled example lists and serve the web UI
