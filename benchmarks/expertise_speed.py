@@ -1,6 +1,6 @@
 """Expertise speed on ICML 2024 (2,634 papers, ~9,900 authors), warm (the second and later
-calls of one process; the first builds the author index, the author-free term vectors and
-the venue's hubness): `Library.match` for a 30-paper profile over the venue, and
+calls of one process; the first builds the author index, the author-free term vectors, the
+venue's hubness and the authors' centroid norms): `Library.match` for a 30-paper profile over the venue, and
 `Library.reviewers` / `experts` over every author. Wall and CPU time per call and the load.
 
     .venv/bin/python benchmarks/expertise_speed.py   -> benchmarks/results/expertise_speed.json
@@ -46,8 +46,13 @@ def main() -> None:
     out["match_first_call"] = {"wall_s": round(time.perf_counter() - t, 3), "cpu_s": round(time.process_time() - c, 3)}
     out["match_30_paper_profile"] = timed(lambda: lib.match(profile, venue="ICML", year=2024, limit=10))
     out["match_all_ranked"] = timed(lambda: lib.match(profile, venue="ICML", year=2024, limit=None, explain=False))
-    turn = iter(papers * 2)
+    turn = iter(papers * 3)
+    t, c = time.perf_counter(), time.process_time()
+    lib.reviewers(next(turn), limit=10)  # builds the author index and the authors' centroid norms
+    out["reviewers_first_call"] = {"wall_s": round(time.perf_counter() - t, 3),
+                                   "cpu_s": round(time.process_time() - c, 3)}
     out["reviewers_paper"] = timed(lambda: lib.reviewers(next(turn), limit=10))
+    out["reviewers_paper_fused"] = timed(lambda: lib.reviewers(next(turn), limit=10, aggregate="fused"))
     out["experts_topic"] = timed(lambda: lib.experts("conformal prediction under distribution shift", limit=10))
     out["load_average_at_end"] = [round(x, 2) for x in __import__("os").getloadavg()]
     out["run"] = run_info({"corpus": "icml2024_events (cached benchmark library)"}, "numpy", "scipy")
