@@ -236,6 +236,8 @@ def test_without_embeddings_words_alone_rank(tmp_path):
         hits = lib.match([ids["Denoising Diffusion for Image Synthesis"]], limit=1)
         assert hits[0].id == ids["Faster Sampling for Score-Based Generative Models"]
         assert lib.experts("thompson sampling linear bandits delays", limit=1)[0].name in {"Dan Bandit", "Bea Twin"}
+        found = lib.reviewers(ids["Optimal Regret for Adversarial Bandits"], min_papers=1, limit=3)["reviewers"]
+        assert {found[0].name, *found[0].also} & {"Dan Bandit", "Bea Twin", "Eve Stone"}  # by words alone
     with Library.open(tmp_path / "empty.db") as empty:
         assert empty.experts("anything", limit=3) == []
 
