@@ -203,3 +203,25 @@ def test_reviewers_page_says_when_nobody_fits(web_db):  # noqa: F811
         client.cookies.set("lang", "zh")
         zh = client.get("/reviewers", params={"paper": pid}).text
         assert "没有可推荐的作者" in zh
+
+
+def test_no_english_left_in_chinese_cards_and_paper_facts(srv, mixed, web_db):  # noqa: F811
+    """Strings that used to be written into the templates in English: "et al." on cards with
+    more than three authors, "cosine" in the why-panel, the "keywords" fact."""
+    from paperscope.web import i18n
+    from paperscope.web.app import create_app
+
+    _, ids = mixed
+    zh, en = i18n.translator("zh"), i18n.translator("en")
+    page = httpx.get(srv.url + "/search", params={"q": "bandits regret adversary"}, cookies={"lang": "zh"},
+                     timeout=60).text
+    assert "(cosine " not in page and f"({zh('why.cosine')} " in page
+    assert "(cosine " in get(srv, "/search", q="bandits regret adversary").text
+    facts = httpx.get(srv.url + f"/paper/{ids['lora']}", cookies={"lang": "zh"}, timeout=60).text
+    assert "<dt>keywords</dt>" not in facts
+    card = create_app(web_db).state.templates.get_template("_card.html").module.card
+    many = {"id": "x1", "title": "A <b>paper</b>", "abstract": "", "authors": ["A A", "B B", "C C", "D <i>D</i>"]}
+    authors = re.compile(r'<span class="authors">([^<]*)</span>')
+    assert authors.search(str(card(many, t=zh))).group(1) == "A A, B B, C C 等"
+    assert authors.search(str(card(many, t=en))).group(1) == "A A, B B, C C et al."
+    assert "&lt;b&gt;paper&lt;/b&gt;" in str(card(many, t=zh))
