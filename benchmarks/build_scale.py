@@ -18,6 +18,10 @@ agreement with the full fit (AMI, ARI), mean cosine to own centroid, CPU seconds
 traced memory; map: 10-NN recall of each layout against the embedding neighbours.
 
 Run: .venv/bin/python benchmarks/build_scale.py [--papers N] [--topics] [--skip-throughput]
+     [--resume] [--together local,ray-1]
+(--resume continues a stopped run from the configurations it saved; --together runs the named
+single-threaded configurations side by side, one per core, which halves the wall time of a
+long run and is recorded per row.)
 JSON: benchmarks/results/build_scale.json
 """
 from __future__ import annotations
@@ -118,29 +122,42 @@ def one(name: str, data: Path, work: Path) -> dict:
     return out
 
 
-def throughput(n: int, partial=None) -> dict:
+def throughput(n: int, partial=None, resume: list[dict] | None = None, together: tuple[str, ...] = ()) -> dict:
     """Every configuration on the same n-paper input; `partial(section)` is called after each
-    one, so a long run that is stopped keeps the configurations it finished."""
-    rows = []
+    one, so a long run that is stopped keeps the configurations it finished. `resume`: rows of
+    configurations already measured on the same input (the corpus is seeded, so it is the same
+    file again). `together`: configurations run side by side (each a single-threaded process on
+    its own core of the two), recorded in each row as `ran_alongside`."""
+    rows = list(resume or [])
+    finished = {r["config"] for r in rows}
+    pending = [c for c in CONFIGS if c not in finished]
+    side_by_side = [c for c in pending if c in together]
+    groups = ([side_by_side] if side_by_side else []) + [[c] for c in pending if c not in together]
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "papers.jsonl"
         made = corpus(n, data)
-        for name in CONFIGS:
-            work = Path(tmp) / f"w-{name}"
-            work.mkdir()
-            cmd = [sys.executable, __file__, "--one", name, str(data), str(work)]
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=7200)
-            if done.returncode:
-                raise SystemExit(f"{name} failed:\n{done.stderr[-3000:]}")
-            row = json.loads(done.stdout.strip().splitlines()[-1])
-            if row["papers"] < 0.99 * n:  # inputs rejected or merged: the run would measure less
-                raise SystemExit(f"{name}: {row['papers']} papers in the library from {n} written")
-            # builds: papers/s of the build itself (the one load is reported apart); ingest: end to end
-            row["papers_per_s"] = round(row["papers"] / row.get("build_wall_s", row["wall_s"]), 2)
-            rows.append(row)
-            print(json.dumps(row), flush=True)
+        for group in groups:
+            procs = {}
+            for name in group:
+                work = Path(tmp) / f"w-{name}"
+                work.mkdir()
+                cmd = [sys.executable, __file__, "--one", name, str(data), str(work)]
+                procs[name] = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for name, proc in procs.items():
+                out, err = proc.communicate(timeout=7200)
+                if proc.returncode:
+                    raise SystemExit(f"{name} failed:\n{err[-3000:]}")
+                row = json.loads(out.strip().splitlines()[-1])
+                if row["papers"] < 0.99 * n:  # inputs rejected or merged: the run would measure less
+                    raise SystemExit(f"{name}: {row['papers']} papers in the library from {n} written")
+                # builds: papers/s of the build itself (the one load is reported apart); ingest: end to end
+                row["papers_per_s"] = round(row["papers"] / row.get("build_wall_s", row["wall_s"]), 2)
+                row["ran_alongside"] = [g for g in group if g != name]
+                rows.append(row)
+                print(json.dumps(row), flush=True)
             if partial and len(rows) < len(CONFIGS):
                 partial({"corpus": made, "runs": rows, "complete": False})
+    rows.sort(key=lambda r: list(CONFIGS).index(r["config"]))
     return {"corpus": made, "runs": rows, "cost_model": cost_model(rows)}
 
 
@@ -298,7 +315,15 @@ def main() -> None:
 
     if "--skip-throughput" not in sys.argv:
         # the configurations finished so far, while the run lasts (the last full run stays)
-        partial = throughput(n, partial=lambda part: save("throughput_in_progress", part))
+        resume = None
+        if "--resume" in sys.argv:  # continue the run in progress (same n, same seeded input)
+            held = json.loads(path.read_text()).get("throughput_in_progress", {})
+            if held.get("corpus", {}).get("papers") != n:
+                raise SystemExit(f"--resume: no run in progress for {n} papers in {path}")
+            resume = held["runs"]
+        together = tuple(sys.argv[sys.argv.index("--together") + 1].split(",")) if "--together" in sys.argv else ()
+        partial = throughput(n, partial=lambda part: save("throughput_in_progress", part),
+                             resume=resume, together=together)
         save("throughput", partial, done="throughput_in_progress")
     if "--topics" in sys.argv:
         save("topics_26k", topics_quality())
