@@ -266,7 +266,7 @@ def export(request: Request, format: Literal["bibtex", "ris", "csljson", "csv", 
     if lines:
         if report.untitled and not skip_untitled:
             lines[-1] += " (skip_untitled=true leaves the untitled ones out)"
-        headers[WARNING_HEADER] = " ".join(lines)
+        headers[WARNING_HEADER] = " ".join(lines).encode("ascii", "replace").decode("ascii")  # header-safe
     return Response(text, media_type=f"{media}; charset=utf-8", headers=headers)
 
 
