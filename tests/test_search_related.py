@@ -125,3 +125,70 @@ def test_library_without_stored_postings_gives_the_same_neighbours(tmp_path):
         assert [r.id for r in ro.related(text="attention over atoms in molecules", limit=5)] == draft
     finally:
         ro.close()
+
+
+def test_word_pairs_count_only_when_adjacent_and_shared():
+    from paperscope.search.related import pair_counts, pair_cosines
+
+    query = pair_counts("", "We train graph neural networks on molecules.")
+    pool = [pair_counts("", "Graph neural networks for traffic."),            # shares two pairs
+            pair_counts("", "A neural model of a graph; networks of roads."),  # same words, not adjacent
+            pair_counts("Graph neural networks", "Nothing else."),             # the pairs in its title
+            pair_counts("", "Bandits with knapsacks.")]
+    cos = pair_cosines(pool, query)
+    assert cos[1] == 0 and cos[3] == 0
+    assert cos[0] > 0 and cos[2] > 0
+    assert pair_cosines([], query).shape == (0,)
+    assert not pair_cosines(pool, pair_counts("", "")).any()
+
+
+def test_related_mixes_the_pair_cosine_in_and_explains_it(small, monkeypatch):
+    from paperscope.search import related as rel
+
+    lib, ids = small
+    hits = lib.related(ids["flow"], limit=len(PAPERS))
+    assert all("pairs" in h.why for h in hits)
+    pairs = {h.id: h.why["pairs"] for h in hits}  # "generative model(ing)" is in both titles
+    assert pairs[ids["gan"]] > 0 and pairs[ids["graphmatch"]] == 0
+    monkeypatch.setattr(rel, "BIGRAM_WEIGHT", 0.0)
+    plain = {h.id: h.score for h in lib.related(ids["flow"], limit=len(PAPERS))}
+    monkeypatch.setattr(rel, "BIGRAM_WEIGHT", 1.0)
+    only_pairs = {h.id: h for h in lib.related(ids["flow"], limit=len(PAPERS))}
+    for pid, h in only_pairs.items():  # lexical side = pair cosine alone
+        lex_share = 1.0 - rel.SEMANTIC_WEIGHT
+        assert h.score == pytest.approx(plain[pid] + lex_share * (h.why["pairs"] - h.why["lexical"]), abs=2e-5)
+
+
+def test_a_shared_author_is_not_a_shared_topic(tmp_path):
+    from search_support import write_papers
+
+    from paperscope.library import Library
+
+    papers = [{"title": "Sparse bandits", "abstract": "We prove regret bounds for sparse linear bandits "
+               "with adversarial contexts and knapsack constraints, and match them with lower bounds.", "authors": ["Quenby Zhorvath"],
+               "venue": "COLT", "year": 2024},
+              {"title": "Protein folding", "abstract": "We predict protein structures from amino acid "
+               "sequences with equivariant transformers trained on a curated set of resolved chains.", "authors": ["Quenby Zhorvath"],
+               "venue": "ICML", "year": 2024},
+              {"title": "Image segmentation", "abstract": "We segment medical images with a convolutional "
+               "encoder and a small labelled set, using consistency losses on the unlabelled scans.", "authors": ["Ana Ortiz"],
+               "venue": "ICML", "year": 2024}]
+    lib = Library.open(tmp_path / "lib.db")
+    assert lib.ingest([write_papers(tmp_path / "p.jsonl", papers)], embed=False).files[0].added == 3
+    first = lib.search("sparse bandits", mode="lexical", limit=1)[0].id
+    lexical = {h.paper["title"]: h.why["lexical"] for h in lib.related(first, limit=5)}
+    assert lexical == {"Protein folding": 0.0, "Image segmentation": 0.0}
+    lib.close()
+
+
+def test_a_chinese_text_is_related_in_english_and_says_how(small):
+    lib, ids = small
+    res = lib.related(text="扩散模型 图像生成", limit=3)
+    data = res[0].to_json()
+    assert data["searched_as"] == "diffusion model image generation"
+    assert data["translation"]["coverage"] == 1.0
+    # the same neighbours, with the same scores, as the English it was translated to
+    english = lib.related(text="diffusion model image generation", limit=3)
+    assert [(h.id, h.score) for h in res] == [(h.id, h.score) for h in english]
+    assert ids["ddpm"] in [h.id for h in res] and ids["gan"] in [h.id for h in res]
+    assert "searched_as" not in english[0].to_json()

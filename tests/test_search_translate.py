@@ -196,6 +196,23 @@ def test_a_chinese_query_finds_the_english_paper_and_says_how_it_searched(small_
     assert "Curiosity-Driven Exploration" in res.stdout and "warning" not in res.stdout
 
 
+
+def test_related_to_a_chinese_text_says_how_it_was_read(small_db):
+    import json
+
+    db, ids = small_db
+    res = _cli(db, "related", "--text", "强化学习 好奇心 稀疏奖励", "-n", "2")
+    assert res.exit_code == 0, res.output
+    assert "searched as: reinforcement learning curiosity" in res.stdout
+    assert "Curiosity-Driven Exploration" in res.stdout
+    res = _cli(db, "related", "--text", "强化学习 好奇心 稀疏奖励", "--json", "-n", "2")
+    data = json.loads(res.stdout)
+    assert data[0]["id"] == ids["rl"] and data[0]["searched_as"].startswith("reinforcement learning curiosity")
+    assert "searched as:" in res.stderr
+    english = _cli(db, "related", "--text", "curiosity in reinforcement learning", "-n", "2")
+    assert "searched as" not in english.stdout
+
+
 def test_an_english_query_carries_no_translation(small_db):
     import json
 

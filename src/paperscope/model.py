@@ -149,6 +149,10 @@ class SearchHit(Hit):
 @dataclass
 class RelatedHit(Hit):
     WHY_KEY: ClassVar[str] = "similarity"  # embedding cosine, centred cosine, word cosine
+    translated: dict[str, Any] | None = None  # a Chinese --text: searched_as, translation
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), **(self.translated or {})}
 
 
 @dataclass

@@ -93,6 +93,8 @@ def related(
             hits = lib.related(paper_id, text=text, limit=limit, venue=venue, year=year)
         finally:
             lib.close()
+    if text:
+        _searched_as(text, as_json)
     _show(hits, as_json, False, "no related papers")
 
 

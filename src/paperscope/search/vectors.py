@@ -21,8 +21,9 @@ import numpy as np
 from . import postings, tokens
 from .lexical import LexicalIndex, term_ids
 
-# title, label, abstract, authors, keywords (postings.FIELDS order)
-FIELD_WEIGHTS = (2.0, 1.0, 1.0, 1.0, 1.0)
+# title, label, abstract, authors, keywords (postings.FIELDS order); authors left out: a shared
+# name is not a shared topic (ICLR 2020, the one labelled year with authors: kNN 68.6 -> 69.4 %)
+FIELD_WEIGHTS = (2.0, 1.0, 1.0, 0.0, 1.0)
 DRAFT_FIELD = 2  # a user's text counts as an abstract
 CHUNK = 20_000  # papers per read
 
