@@ -14,8 +14,12 @@ Methods (pair similarity x aggregation over a profile's papers):
                             style): mean log-likelihood ratio of the candidate's words (match),
                             mean log-likelihood of the paper's words (reviewers); mu tuned too
   emb-max / emb-top3        plain MiniLM cosine, max / mean of the 3 best
-  related-top3              today's `related` mix (0.55 centred cosine + 0.45 term cosine)
-                            taken per profile paper, mean of the 3 best
+  related-top3              today's `related` mix (search/related.py: SEMANTIC_WEIGHT x centred
+                            cosine + the rest split between the term cosine and the cosine of
+                            adjacent term pairs, BIGRAM_WEIGHT) taken per profile paper, mean of
+                            the 3 best; the pairs' idf is counted over the whole venue here
+                            (related.py counts it over a pool per query)
+  related-0.55-top3         the earlier `related` mix (0.55 centred cosine + 0.45 term cosine)
   (baselines average what an author has: no padding)
   expertise                 what paperscope ships: paperscope.expertise.scoring.RECIPE (chosen
                             here on the tuning corpora: ICLR 2020 and ICML 2016; ICML 2024,
@@ -80,6 +84,7 @@ class Corpus:
         self.n_authors = idx.size
         texts = lib.store.texts_of_rowids([int(r) for r in index.rowids])
         self.counts = _counts([f"{texts[int(r)][0]}. {texts[int(r)][1]}" for r in index.rowids])
+        self.pairs = _pair_cosines([texts[int(r)] for r in index.rowids])
         lib.close()
         self.papers_of = [np.sort(self.pair_pos[self.pair_author == a]) for a in range(self.n_authors)]
         self.authors_of = [[] for _ in range(self.n)]
@@ -105,6 +110,27 @@ class Corpus:
         return {"papers": self.n, "authors": self.n_authors,
                 f"authors_with_{MIN_PAPERS}_papers": len({a for a, _ in self.match_queries}),
                 "match_queries": len(self.match_queries), "reviewer_queries": len(self.review_queries)}
+
+
+def _pair_cosines(texts: list[tuple[str, str]]) -> np.ndarray:
+    """Cosines of the papers' adjacent-term-pair vectors (related.pair_counts; sublinear tf x
+    smoothed idf over the venue, pairs held by fewer than two papers dropped)."""
+    from paperscope.search.related import pair_counts
+
+    counts = [pair_counts(t or "", a or "") for t, a in texts]
+    vocab: dict = {}
+    rows, cols, vals = [], [], []
+    for i, c in enumerate(counts):
+        for p, tf in c.items():
+            rows.append(i), cols.append(vocab.setdefault(p, len(vocab))), vals.append(tf)
+    m = sparse.csr_matrix((np.array(vals, np.float64), (rows, cols)), shape=(len(texts), len(vocab)))
+    df = np.bincount(m.indices, minlength=len(vocab))
+    idf = np.log((1.0 + len(texts)) / (1.0 + df)) + 1.0
+    m.data = (1.0 + np.log(m.data)) * idf[m.indices] * (df[m.indices] >= 2)
+    m.eliminate_zeros()
+    norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel())
+    m = sparse.diags(1.0 / np.maximum(norms, 1e-12)) @ m
+    return (m @ m.T).toarray().astype(np.float32)
 
 
 def _counts(texts: list[str]) -> sparse.csr_matrix:
@@ -226,7 +252,11 @@ def evaluate(c: Corpus, method) -> tuple[dict, np.ndarray, np.ndarray]:
 
 
 def methods(c: Corpus, recipe: Recipe, mu: float) -> dict:
-    related = mix(c.centred, c.lexical, 0.55)
+    from paperscope.search.related import BIGRAM_WEIGHT, SEMANTIC_WEIGHT
+
+    words = (1.0 - BIGRAM_WEIGHT) * c.lexical + BIGRAM_WEIGHT * c.pairs
+    related = mix(c.centred, words, SEMANTIC_WEIGHT)
+    related_055 = mix(c.centred, c.lexical, 0.55)
     ours = mix(c.centred, c.lexical, recipe.semantic_weight)
     return {
         "tfidf-max": pair_method(c.lexical, Recipe(k=1, hub=0, pad=False)),
@@ -235,6 +265,7 @@ def methods(c: Corpus, recipe: Recipe, mu: float) -> dict:
         "emb-max": pair_method(c.plain, Recipe(k=1, hub=0, pad=False)),
         "emb-top3": pair_method(c.plain, Recipe(k=3, hub=0, pad=False)),
         "related-top3": pair_method(related, Recipe(k=3, hub=0, pad=False)),
+        "related-0.55-top3": pair_method(related_055, Recipe(k=3, hub=0, pad=False)),
         "expertise-facets": pair_method(ours, recipe),
         "expertise-centroid": aggregated_method(c, ours, recipe, "centroid", "centroid"),
         "expertise-fused": aggregated_method(c, ours, recipe, "fused", "fused"),
