@@ -127,6 +127,10 @@ def test_reviewers_every_aggregate_and_never_the_paper_itself(small):
     assert 0.3 < cen["Jane Roe"] < 0.99  # her other paper alone (a cosine), not her copy of the query
     with pytest.raises(InputError):
         lib.reviewers(paper, aggregate="median")
+    with pytest.raises(InputError):
+        lib.reviewers(paper, recency=-2)
+    with pytest.raises(InputError):
+        lib.match([paper], recency="soon")
 
 
 def test_recency_weighs_a_profiles_older_papers_less(small):

@@ -142,7 +142,7 @@ class Expertise:
         """Papers of `scope` ranked by fit to the profile (the profile's own papers left out).
         `aggregate`: facets (default) | centroid | fused (see AGGREGATES); `recency`: a
         half-life in years, profile papers older than the profile's newest count less."""
-        aggregate = _aggregate(aggregate, MATCH_AGGREGATE)
+        aggregate, recency = _aggregate(aggregate, MATCH_AGGREGATE), _half_life(recency)
         with semantic.single_threaded_blas():
             items = profile.items
             sims = self._similarities([i.text for i in items], vectors_of(self.engine, items),
@@ -220,7 +220,7 @@ class Expertise:
         `aggregate`: centroid (default) | facets | fused over each author's papers (see
         AGGREGATES); `recency`: a half-life in years, papers older than the library's newest
         year count less. With "fused" the score is the reciprocal-rank fusion value."""
-        aggregate = _aggregate(aggregate, AUTHOR_AGGREGATE)
+        aggregate, recency = _aggregate(aggregate, AUTHOR_AGGREGATE), _half_life(recency)
         if (paper_id is None) == (not text or not text.strip()):
             raise InputError("give a paper id or a text (not both)")
         idx = self.authors()
@@ -387,6 +387,18 @@ def _aggregate(value: str | None, default: str) -> str:
     value = (value or default).strip().lower()
     if value not in AGGREGATES:
         raise InputError(f"aggregate must be one of {', '.join(AGGREGATES)} (got {value!r})")
+    return value
+
+
+def _half_life(value: float | None) -> float | None:
+    if value is None or value == 0:
+        return None
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"recency is a half-life in years (got {value!r})") from None
+    if not value > 0 or value == float("inf"):
+        raise InputError(f"recency is a positive half-life in years (got {value!r})")
     return value
 
 
