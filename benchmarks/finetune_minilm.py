@@ -30,7 +30,8 @@ and `train` only, in a separate environment; the product never imports it.
    leave-one-out kNN label accuracy on ICLR 2017/2018/2020 (labels and metrics of
    search_related.py; TF-IDF, plain and centred embedding, term vectors, the `related` mix and
    `related.related` end to end). `--only base|tuned` evaluates one graph and keeps it in WORK;
-   `--partial` writes the result file from what exists, marked partial, with no decision.
+   `--partial` writes the result file from what exists, marked partial, with no decision;
+   `--note TEXT` (repeatable) is kept in the result's `notes`.
 
 Ship rule (`decide`): the fine-tuned graph must beat the packaged one on ICML 2024 (dense and
 hybrid MRR@10) AND on kNN (end-to-end `related` accuracy, mean over ICLR 2017 and 2020 with
@@ -48,7 +49,7 @@ ICML 2024, ICLR 2017 or ICLR 2020 is dropped.
     nice -n 19 python benchmarks/finetune_minilm.py time --steps 5      (seconds per step)
     nice -n 19 python benchmarks/finetune_minilm.py train --steps N [--eval-every K] [--max-minutes M]
                                                -> benchmarks/.work/finetune/
-    nice -n 19 .venv/bin/python benchmarks/finetune_minilm.py evaluate [--only base|tuned] [--partial]
+    nice -n 19 .venv/bin/python benchmarks/finetune_minilm.py evaluate [--only base|tuned] [--partial] [--note TEXT]...
                                                -> benchmarks/results/finetune_minilm.json
 """
 from __future__ import annotations
@@ -675,7 +676,7 @@ def evaluate_one(key: str) -> dict:
     return res
 
 
-def cmd_evaluate(only: str | None, partial: bool = False) -> dict | None:
+def cmd_evaluate(only: str | None, partial: bool = False, notes: list[str] | None = None) -> dict | None:
     """Both graphs (each evaluation kept in WORK is reused) -> the result file. `partial`:
     write what exists (training record, finished evaluations) without evaluating the rest,
     marked `"status": "partial"` and with no ship decision."""
@@ -706,6 +707,7 @@ def cmd_evaluate(only: str | None, partial: bool = False) -> dict | None:
     commits = sorted({r["code_commit"] for r in out.values()})
     result = {
         "status": "complete" if complete else "partial",
+        "notes": notes or [],
         "run_info": run_info({"known_item": "ICML 2024 posters (icml2024_events), titles hidden, query = title",
                               "knn": "ICLR 2017/2018/2020, keyword labels and metrics of search_related.py",
                               "evaluated_code_commit": commits[0] if len(commits) == 1 else commits,
@@ -729,12 +731,14 @@ KNN_DECIDES = ("iclr2017", "iclr2020")  # kNN years held out of training
 def summary(out: dict) -> list[str]:
     rows = []
     for name, res in out.items():
-        ki = res["known_item_icml2024"]
-        knn = res["knn"]
-        rows.append(f"{name}: ICML 2024 MRR@10 dense {ki['dense (semantic)']['mrr@10']:.4f}, hybrid "
-                    f"{ki['hybrid (shipped)']['mrr@10']:.4f}; kNN accuracy related (end to end) / embedding "
-                    + ", ".join(f"{v} {r['knn_accuracy'][KNN_KEY]:.4f} / "
-                                f"{r['knn_accuracy']['embedding (MiniLM-L6)']:.4f}" for v, r in knn.items()))
+        ki = res.get("known_item_icml2024")
+        row = f"{name}: ICML 2024 MRR@10 " + (
+            f"dense {ki['dense (semantic)']['mrr@10']:.4f}, hybrid {ki['hybrid (shipped)']['mrr@10']:.4f}"
+            if ki else "not measured")
+        row += "; kNN accuracy related (end to end) / embedding: " + (", ".join(
+            f"{v} {r['knn_accuracy'][KNN_KEY]:.4f} / {r['knn_accuracy']['embedding (MiniLM-L6)']:.4f}"
+            for v, r in res.get("knn", {}).items()) or "not measured")
+        rows.append(row)
     return rows
 
 
@@ -769,7 +773,8 @@ def main() -> int:
                   float(sys.argv[sys.argv.index("--max-minutes") + 1]) if "--max-minutes" in sys.argv else None)
     elif cmd == "evaluate":
         cmd_evaluate(sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None,
-                     "--partial" in sys.argv)
+                     "--partial" in sys.argv,
+                     [sys.argv[i + 1] for i, a in enumerate(sys.argv[:-1]) if a == "--note"])
     else:
         print(__doc__)
         return 2
