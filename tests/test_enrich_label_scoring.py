@@ -23,3 +23,34 @@ def test_label_writes_out_an_abbreviation_the_reader_has_not_seen_defined():
     label = derive_facts(None, GNN_ABSTRACT)["label"]
     assert "graph neural networks" in label and "GNN" not in label
     assert label_breaks(label) == []
+
+
+def test_words_a_title_would_name_raise_a_candidate_score():
+    from paperscope.enrich.label import WORD_FEATURES, WORD_W, _title_odds
+
+    assert set(WORD_W) == {"intercept", *WORD_FEATURES}
+    spread = [1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0]
+    passing = [0.2, 0.2, 0.1, 0.9, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.5]
+    features = {"oversmooth": spread, "layer": passing}
+    assert _title_odds({"oversmooth"}, features) > _title_odds({"layer"}, features)
+    assert _title_odds({"oversmooth", "layer"}, features) > _title_odds({"oversmooth"}, features)
+
+
+ARGUING = (
+    "Machine learning conferences increasingly reward leaderboard gains. We argue that the "
+    "research community should treat evaluation as a scientific object in its own right. We "
+    "call for open problems to be stated up front and outline future research directions for "
+    "AI evaluation.")
+METHOD = (
+    "Sparse attention reduces the cost of long-context transformers. We propose a routing "
+    "layer that selects the keys each query attends to. Experiments on five benchmarks show "
+    "that it outperforms state-of-the-art sparse attention at equal cost.")
+
+
+def test_a_paper_that_argues_gets_a_position_label_and_a_method_paper_does_not():
+    from paperscope.enrich.label import POSITION_AT, position_score
+
+    assert position_score(ARGUING) >= POSITION_AT > position_score(METHOD)
+    arguing, method = derive_facts(None, ARGUING)["label"], derive_facts(None, METHOD)["label"]
+    assert arguing.startswith("Position: ") and label_breaks(arguing, position=True) == []
+    assert not method.startswith("Position") and label_breaks(method) == []

@@ -6,11 +6,16 @@ Candidates come from the name the paper introduces with what the text says it is
 of the authors' "we propose / introduce / study ...", and the clause after "we show / argue
 that ...". Each is cut at a clause boundary and, when too long, shortened to a shorter noun
 phrase (never truncated). Candidates that break a rule of enrich/rules.py (back-reference,
-circular, dangling, claim, ...) are dropped; the rest are scored by where they come from and how
-many of the abstract's recurring content words they hold. Extractive and deterministic.
+circular, dangling, claim, ...) are dropped; the rest are scored by where they come from, how
+many of the abstract's recurring content words they hold, and how likely their words are to be
+named by a title (a small logistic word model fitted on development data,
+benchmarks/label_scorer_fit.py). Abbreviations the abstract defines are written out. A paper
+that argues rather than reports (cue score, `position_score`) gets "Position: ...".
+Extractive and deterministic.
 """
 from __future__ import annotations
 
+import math
 import re
 
 from . import describe
@@ -38,9 +43,40 @@ _POSITION = re.compile(r"position paper|this position|our position|we take the p
                        r"in this (?:piece|essay)", re.I)
 _ADVOCATE = re.compile(r"\bwe (?:\w+ )?(?:advocate|urge|call on)\b|this paper (?:argues|advocates|"
                        r"calls)", re.I)
+# cues of a position paper when the abstract does not say "position paper" (weights of a
+# logistic fit on the tuning half of ICML 2024 against ICLR 2020 / PMLR / NIPS abstracts,
+# rounded; a match counts at most twice); POSITION_AT: the score that makes it one
+_POSITION_CUES = [(w, re.compile(rx, re.I)) for w, rx in (
+    (2.2, r"\bwe (?:\w+ )?(?:argue|contend|posit|believe|caution)\b|"
+          r"\b(?:paper|work|piece|essay) (?:argues|contends)\b"),
+    (2.1, r"\badvocat\w+|\burg(?:e|es)\b|\bcalls? (?:for|on|to action)\b"),
+    (2.1, r"\bposition\b|\bperspective\b|\bessay\b|\bpiece\b"),
+    (0.5, r"\bshould\b"),
+    (1.5, r"\b(?:research|ml|ai|machine learning|scientific) communit\w+"),
+    (2.0, r"\bfuture (?:research|directions?)\b|\bresearch (?:agenda|directions?)\b|"
+          r"\bopen (?:problems|challenges|questions)\b|\bopportunit\w+"),
+    (-0.4, r"\bexperiment\w*|\boutperform\w*|\bstate-of-the-art\b|\bbenchmarks?\b|\bdatasets?\b"),
+    (-0.25, r"\bwe (?:propose|introduce)\b"),
+    (1.9, r"(?-i:\bAI\b|\bAGI\b)"),
+    (1.5, r"\bwe (?:discuss|outline|highlight|identify|reflect)\b"))]
+POSITION_AT = 5.5
+
+
+def position_score(text: str) -> float:
+    """How much an abstract reads like a position paper (argues, calls for, speaks to the
+    community, little about experiments)."""
+    return sum(w * min(len(rx.findall(text)), 2) for w, rx in _POSITION_CUES)
+
+
+def is_position(text: str, paper_type: str | None = None) -> bool:
+    return paper_type == "position" or bool(_POSITION.search(text)) or \
+        (paper_type not in (None, "method") and bool(_ADVOCATE.search(text))) or \
+        position_score(text) >= POSITION_AT
+
+
 KEY_PHRASES = 2
 COVER_CAP = 8
-W = {"rank": 0.17, "cover": 0.3, "key": 0.5, "lead": 0.25, "short": 0.5, "long": 0.55,
+W = {"hit": 0.1, "named": 0.1, "rank": 0.17, "cover": 0.3, "key": 0.5, "lead": 0.25, "short": 0.5, "long": 0.55,
      "prior": {"topic": -0.6, "name": 1.0, "long": 0.9, "intro": 0.25, "study": 0.5, "claim": 0.4,
                "subject": -0.3, "keyphrases": -0.5}}
 
@@ -68,6 +104,60 @@ def _weights(sentences: list[str]) -> dict[str, float]:
             df[w] = df.get(w, 0) + 1
     top = max(df.values(), default=1)
     return {w: n / top for w, n in df.items() if n >= 2}
+
+
+WORD_FEATURES = ("spread", "sentences", "count", "first_at", "opening", "own", "tldr",
+                 "key_first", "key_next", "named", "hyphen", "length")
+
+
+def _word_features(spelled: list[str], own_start: int, tldr: str, keyphrases: list[str],
+                   named: str, forms: dict[str, str]) -> dict[str, list[float]]:
+    """Per content word of the abstract, what hints that a title would name it: how widely
+    the sentences use it, where it first appears, whether the TL;DR sentence, the first
+    keyphrases or the description of the introduced name hold it, its shape."""
+    where: dict[str, list[int]] = {}
+    count: dict[str, int] = {}
+    hyphen: set[str] = set()
+    for i, s in enumerate(spelled):
+        for w in _WORD.findall(s):
+            if len(w) <= 2 or w.lower() in STOPWORDS or w.lower() in GENERIC_WORDS:
+                continue
+            k = _stem(w)
+            count[k] = count.get(k, 0) + 1
+            seen = where.setdefault(k, [])
+            if not seen or seen[-1] != i:
+                seen.append(i)
+            if "-" in w:
+                hyphen.add(k)
+    n = max(1, len(spelled) - 1)
+    top = max((len(v) for v in where.values()), default=1)
+    tl = _content(expand(tldr, forms)) if tldr else set()
+    k0 = _content(expand(keyphrases[0], forms)) if keyphrases else set()
+    k12 = _content(expand(" ".join(keyphrases[1:3]), forms)) if keyphrases else set()
+    nm = _content(expand(named, forms)) if named else set()
+    return {w: [len(v) / top, min(len(v), 5) / 5, min(count[w], 8) / 8, v[0] / n,
+                float(v[0] == 0), float(v[-1] >= own_start), float(w in tl), float(w in k0),
+                float(w in k12), float(w in nm), float(w in hyphen), min(len(w), 15) / 10]
+            for w, v in where.items()}
+
+
+# logistic model of "a title names this word" over WORD_FEATURES, fitted on development data
+# by benchmarks/label_scorer_fit.py (rerun it after changing the features)
+WORD_W = {'intercept': -4.72, 'spread': 0.98, 'sentences': 0.39, 'count': 1.91, 'first_at': -0.83,
+          'opening': 0.43, 'own': 0.73, 'tldr': 0.65, 'key_first': 1.13, 'key_next': 0.84,
+          'named': 0.95, 'hyphen': 0.19, 'length': 0.54}
+
+
+def _title_odds(words: set[str], features: dict[str, list[float]]) -> float:
+    """Log-odds that a label with these content words shares one with the paper's title."""
+    miss = 1.0
+    for w in words:
+        x = features.get(w)
+        z = WORD_W.get("intercept", 0.0) + (sum(WORD_W.get(k, 0.0) * v for k, v in
+                                                 zip(WORD_FEATURES, x)) if x else -1.0)
+        miss *= 1.0 - 1.0 / (1.0 + math.exp(-z))
+    hit = min(max(1.0 - miss, 1e-4), 1.0 - 1e-4)
+    return math.log(hit / (1.0 - hit))
 
 
 def _tidy(text: str) -> str:
@@ -192,6 +282,7 @@ class _Pool:
         self.candidates: list[tuple[dict, str]] = []
         self.key_words: set[str] = set()
         self.lead_words: set[str] = set()
+        self.word_features: dict[str, list[float]] = {}
 
     def add(self, text: str | None, kind: str, rank: int = 0, name: str | None = None) -> None:
         if not text:
@@ -213,6 +304,7 @@ class _Pool:
         self.candidates.append(({"kind": kind, "rank": rank, "cover": sum(cover),
                                  "key": any(w in self.key_words for w in words),
                                  "lead": len(words & self.lead_words), "words": len(words),
+                                 "hit": _title_odds(words, self.word_features),
                                  "n": len(body.split()), "name": bool(name)}, label))
 
     @property
@@ -224,9 +316,11 @@ class _Pool:
 
 def score(f: dict) -> float:
     """How good a candidate label is likely to be (weights chosen on the tuning half of
-    ICML 2024, benchmarks/label_eval.py)."""
+    ICML 2024, benchmarks/label_eval.py; `hit`: log-odds from the word model WORD_W that the
+    candidate shares a word with the real title)."""
     s = W["prior"][f["kind"]] - W["rank"] * f["rank"] + W["cover"] * f["cover"]
-    s += W["key"] * f["key"] + W["lead"] * min(f["lead"], 3)
+    s += W["key"] * f["key"] + W["lead"] * min(f["lead"], 3) + W["hit"] * f.get("hit", 0.0)
+    s += W["named"] if f["name"] else 0.0
     s -= W["short"] if f["n"] < 4 and not f["name"] else 0.0
     s -= W["long"] * max(0, f["n"] - 11)
     return s - (1.0 if not f["words"] else 0.0)
@@ -262,12 +356,13 @@ def candidates(doc: Doc, mentions: list[Mention], tldr: str, limit: int = MAX_LA
     for rank, phrase in enumerate((keyphrases or [])[:3]):
         for w in _content(expand(phrase, forms)):  # the paper's keyphrases are what a title names
             weights[w] = weights.get(w, 0.0) + (0.6 if rank == 0 else 0.4)
-    position = paper_type == "position" or bool(_POSITION.search(doc.text)) or \
-        (paper_type not in (None, "method") and bool(_ADVOCATE.search(doc.text)))
+    position = is_position(doc.text, paper_type)
     pool = _Pool(weights, limit, position, forms)
     pool.key_words = _content(expand(" ".join((keyphrases or [])[:KEY_PHRASES]), forms))
     pool.lead_words = _content(" ".join(spelled[:2]))
     primary = _primary(mentions)
+    named = " ".join(t for t in ((primary.desc, primary.long, primary.rel) if primary else ()) if t)
+    pool.word_features = _word_features(spelled, doc.own_start, tldr, keyphrases or [], named, forms)
     if primary and not pool.position:
         for text, kind in _descriptions(primary):
             pool.add(text, kind, name=primary.name)
