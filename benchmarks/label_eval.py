@@ -8,7 +8,8 @@ compared with the real title:
   - overlap: share of labels that share a content word (stemmed; stopwords and academic filler
     such as "method", "learning", "neural" do not count) with the real title;
   - ROUGE-L: LCS F1 of lower-cased stemmed word tokens, label vs title (mean).
-Systems: the baseline (first clause of the first sentence, cut to 12 words), today's extractor
+Position papers (real title "Position: ..."): how many get a "Position:" label, and how many
+other papers wrongly do. Systems: the baseline (first clause of the first sentence, cut to 12 words), today's extractor
 (run from an older source tree: --src DIR --name NAME) and the current one. Papers are split
 by a hash of their virtual-site URL: the tuning half (rules were tuned looking at it) and the
 untouched half (only ever scored). TL;DRs get the rule-break share of enrich/rules.py.
@@ -115,6 +116,13 @@ def score(rows: list[dict], scorer: Scorer) -> dict:
     out = {"papers": n, "rule_breaks": round(broken / n, 4), "content_overlap": round(overlap / n, 4),
            "rouge_l": round(rouge / n, 4), "mean_chars": round(sum(len(r["label"]) for r in rows) / n, 1),
            "breaks_by_rule": dict(breaks.most_common())}
+    # position papers: real title "Position: ..."; labelled: the label says so; false: it says
+    # so on a paper whose title does not
+    pos = [r["label"].lower().startswith("position:") for r in rows
+           if r["title"].lower().startswith("position:")]
+    out["position_papers"] = {"papers": len(pos), "labelled": sum(pos), "false": sum(
+        r["label"].lower().startswith("position:") for r in rows
+        if not r["title"].lower().startswith("position:"))}
     if any(r.get("tldr") is not None for r in rows):
         out["tldr_rule_breaks"] = round(tldr_broken / n, 4)
         out["tldr_breaks_by_rule"] = dict(tbreaks.most_common())
