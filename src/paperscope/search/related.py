@@ -23,7 +23,8 @@ ICLR 2020 lists authors, so that is the one year where the change shows.
 The pair idf depends on the pool, so in a large library the score of a pair of papers can
 differ slightly with the paper asked about (in a library smaller than the pool it is
 symmetric), and with the limit once the pool grows past POOL (limits from about 46). Cost:
-the pool's texts are read and tokenised per call (~200 texts).
+the pool's texts are read and tokenised per call (~200 texts): about 95 ms CPU per call
+against 6 ms without the pairs (ICLR 2018 library; the pool, not the library size, sets it).
 """
 from __future__ import annotations
 
