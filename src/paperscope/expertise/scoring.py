@@ -13,10 +13,10 @@ search scores.
 `RECIPE` was chosen on ICLR 2020 and ICML 2016 author leave-one-out (benchmarks/expertise_eval.py,
 `--grid`: 0.2 x centred cosine + 0.8 x term cosine, mean of the 3 best with padding, hubness 0.5
 led the mean of the four tuning MRRs, 0.183; the next recipes, e.g. 0.4 / best 2, were within
-0.003); ICML 2024, UAI 2024 and COLT 2024 were held out. It differs from `related` (0.55
-semantic, no hubness, one paper): for a person the words weigh more, and a candidate close to
-everything is discounted. An author with fewer than k papers has the missing
-ones counted as 0 (`pad`): with one-paper authors among the candidates (`--min-papers 2` in the
+0.003); ICML 2024, UAI 2024 and COLT 2024 were held out. It differs from `related` (0.4
+semantic plus adjacent-term pairs, no hubness, one paper): for a person the words weigh more,
+and a candidate close to everything is discounted. An author with fewer than k papers has the
+missing ones counted as 0 in facets (`pad`): with one-paper authors among the candidates (`--min-papers 2` in the
 benchmark) this doubled the reviewers MRR on both tuning corpora (ICLR 2020 0.039 -> 0.084,
 ICML 2016 0.076 -> 0.141), where averaging only what an author has let single papers crowd
 the list; with two papers or more it changes nothing.
