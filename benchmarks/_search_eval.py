@@ -31,11 +31,9 @@ class Run:
     offtopic: dict = field(default_factory=dict)  # weak grades of off-topic queries (held-out half)
 
 
-def collect(name: str, records: list[dict]) -> Run:
-    from paperscope.search import hybrid
-    from paperscope.search.fusion import FusionParams
-
-    lib = data.library(name, records, titles=False)
+def known_items(lib, records: list[dict]):
+    """(lexical index, embedding matrix in its order, queries, target positions): each titled
+    record's title is a query whose target is its own paper."""
     index = lib.engine.lexical()
     vec = lib.engine.vectors()
     rows = vec.positions(index.rowids)
@@ -50,6 +48,15 @@ def collect(name: str, records: list[dict]) -> Run:
             continue
         queries.append(r["title"])
         targets.append(pos_of[rowid_of[pid]])
+    return index, matrix, queries, targets
+
+
+def collect(name: str, records: list[dict]) -> Run:
+    from paperscope.search import hybrid
+    from paperscope.search.fusion import FusionParams
+
+    lib = data.library(name, records, titles=False)
+    index, matrix, queries, targets = known_items(lib, records)
     qs = [hybrid.prepare(t) for t in queries]
     t0 = time.time()
     qvecs = lib.engine.embed([q.text for q in qs])

@@ -578,19 +578,7 @@ def known_item():
 
     records = data.dedupe(data.icml2024())
     lib = data.library("icml2024", records, titles=False)
-    index, vec = lib.engine.lexical(), lib.engine.vectors()
-    rows = vec.positions(index.rowids)
-    assert (rows >= 0).all(), "every paper needs a vector"
-    matrix = vec.matrix[rows]
-    pos_of = {int(r): i for i, r in enumerate(index.rowids)}
-    rowid_of = lib.store.rowids_of_ids()
-    queries, targets = [], []
-    for r in records:
-        pid = data.paper_id(lib, r)
-        if pid is None or not r["title"]:
-            continue
-        queries.append(r["title"])
-        targets.append(pos_of[rowid_of[pid]])
+    index, matrix, queries, targets = ev.known_items(lib, records)
     qs = [hybrid.prepare(t) for t in queries]
     qvecs = lib.engine.embed([q.text for q in qs])
     dense = [ev.rank_of(matrix @ v, t) for v, t in zip(qvecs, targets)]
