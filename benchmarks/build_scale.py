@@ -18,10 +18,13 @@ agreement with the full fit (AMI, ARI), mean cosine to own centroid, CPU seconds
 traced memory; map: 10-NN recall of each layout against the embedding neighbours.
 
 Run: .venv/bin/python benchmarks/build_scale.py [--papers N] [--topics] [--skip-throughput]
-     [--resume] [--together local,ray-1]
+     [--resume] [--together local,ray-1] [--only ray-2]
 (--resume continues a stopped run from the configurations it saved; --together runs the named
 single-threaded configurations side by side, one per core, which halves the wall time of a
-long run and is recorded per row.)
+long run and is recorded per row; --only runs just the named configurations of the pending ones,
+so a run longer than one sitting can be split. Each group of configurations first records a host
+check: single-threaded CPU-ms per abstract of the embedder on 64 fixed ICLR 2020 abstracts, so
+rows measured at different times can be compared on the same scale.)
 JSON: benchmarks/results/build_scale.json
 """
 from __future__ import annotations
@@ -122,7 +125,22 @@ def one(name: str, data: Path, work: Path) -> dict:
     return out
 
 
-def throughput(n: int, partial=None, resume: list[dict] | None = None, together: tuple[str, ...] = ()) -> dict:
+def host_check() -> dict:
+    """Single-threaded embedder cost on 64 fixed abstracts, in a fresh process: how fast this host
+    is right now (virtual machines differ from day to day), recorded beside each group."""
+    code = ("import csv, json, os, time, sys; sys.path.insert(0, %r); from _topics_data import CORPORA; "
+            "from paperscope.search.embedder import Embedder; "
+            "rows = list(csv.DictReader(open(CORPORA / 'iclr2020_miniconf' / 'papers.csv', encoding='utf-8')))[:64]; "
+            "texts = [r['abstract'] for r in rows]; e = Embedder(threads=1); e.embed(texts[:4]); "
+            "c = time.process_time(); e.embed(texts); "
+            "print(json.dumps({'embed_cpu_ms_per_abstract_1thread': round((time.process_time() - c) / 64 * 1000, 1), "
+            "'loadavg': [round(x, 2) for x in os.getloadavg()]}))") % str(Path(__file__).resolve().parent)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def throughput(n: int, partial=None, resume: list[dict] | None = None, together: tuple[str, ...] = (),
+               only: tuple[str, ...] = ()) -> dict:
     """Every configuration on the same n-paper input; `partial(section)` is called after each
     one, so a long run that is stopped keeps the configurations it finished. `resume`: rows of
     configurations already measured on the same input (the corpus is seeded, so it is the same
@@ -130,13 +148,14 @@ def throughput(n: int, partial=None, resume: list[dict] | None = None, together:
     its own core of the two), recorded in each row as `ran_alongside`."""
     rows = list(resume or [])
     finished = {r["config"] for r in rows}
-    pending = [c for c in CONFIGS if c not in finished]
+    pending = [c for c in CONFIGS if c not in finished and (not only or c in only)]
     side_by_side = [c for c in pending if c in together]
     groups = ([side_by_side] if side_by_side else []) + [[c] for c in pending if c not in together]
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "papers.jsonl"
         made = corpus(n, data)
         for group in groups:
+            check = host_check()
             procs = {}
             for name in group:
                 work = Path(tmp) / f"w-{name}"
@@ -153,11 +172,14 @@ def throughput(n: int, partial=None, resume: list[dict] | None = None, together:
                 # builds: papers/s of the build itself (the one load is reported apart); ingest: end to end
                 row["papers_per_s"] = round(row["papers"] / row.get("build_wall_s", row["wall_s"]), 2)
                 row["ran_alongside"] = [g for g in group if g != name]
+                row["host_check_before"] = check
                 rows.append(row)
                 print(json.dumps(row), flush=True)
             if partial and len(rows) < len(CONFIGS):
                 partial({"corpus": made, "runs": rows, "complete": False})
     rows.sort(key=lambda r: list(CONFIGS).index(r["config"]))
+    if len(rows) < len(CONFIGS):  # a split run: the rest comes with a later --resume
+        return {"corpus": made, "runs": rows, "complete": False}
     return {"corpus": made, "runs": rows, "cost_model": cost_model(rows)}
 
 
@@ -321,10 +343,15 @@ def main() -> None:
             if held.get("corpus", {}).get("papers") != n:
                 raise SystemExit(f"--resume: no run in progress for {n} papers in {path}")
             resume = held["runs"]
-        together = tuple(sys.argv[sys.argv.index("--together") + 1].split(",")) if "--together" in sys.argv else ()
+        def names(flag: str) -> tuple[str, ...]:
+            return tuple(sys.argv[sys.argv.index(flag) + 1].split(",")) if flag in sys.argv else ()
+
         partial = throughput(n, partial=lambda part: save("throughput_in_progress", part),
-                             resume=resume, together=together)
-        save("throughput", partial, done="throughput_in_progress")
+                             resume=resume, together=names("--together"), only=names("--only"))
+        if partial.get("complete") is False:
+            save("throughput_in_progress", partial)
+        else:
+            save("throughput", partial, done="throughput_in_progress")
     if "--topics" in sys.argv:
         save("topics_26k", topics_quality())
 
