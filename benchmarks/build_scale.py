@@ -104,6 +104,9 @@ def one(name: str, data: Path, work: Path) -> dict:
         if cfg["engine"] == "ray":
             import ray
 
+            # Ray starts its workers at niceness 15 by default; at 0 they compete for the CPU
+            # on equal terms with the local engine (and are not starved by other work)
+            os.environ.setdefault("RAY_worker_niceness", "0")
             ray.init(num_cpus=cfg["workers"], include_dashboard=False, log_to_driver=False)
         report = Library.build([data], work / name, **cfg, shard_size=250)
         out["build_wall_s"] = round(time.monotonic() - wall, 2)
