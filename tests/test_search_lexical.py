@@ -192,3 +192,47 @@ def test_unknown_filter_values_are_reported_not_applied(small):
     assert set(titles(res)) == set(lex(lib, "graph"))
     warnings = " ".join(res[0].why["query"]["warnings"])
     assert "has:nothing" in warnings and "year:soon" in warnings
+
+
+def _spans_word_by_word(text: str, words: set[str], prefixes: list[str]) -> list[tuple[int, int]]:
+    """The highlighter's rule written the slow, obvious way: tokenise every word of the text
+    as the index does and keep the ones that match (a compound by its joined form, else by
+    its parts)."""
+    from paperscope.search import tokens
+
+    folded, where = tokens._fold_char_map(text)
+
+    def hit(word: str) -> bool:
+        if word in tokens.STOPWORDS or len(word) > tokens.MAX_TERM:
+            return False
+        term = tokens.stem(word)
+        return term in words or any(term.startswith(p) or word.startswith(p) for p in prefixes)
+
+    def span(a: int, b: int) -> tuple[int, int]:
+        return where[a], (where[b - 1] + 1 if b - 1 < len(where) else len(text))
+
+    out = []
+    for m in tokens._WORD.finditer(folded):
+        parts = list(tokens._PART.finditer(folded, m.start(), m.end()))
+        joined = "".join(p.group(0) for p in parts)
+        if len(parts) > 1 and (tokens.stem(joined) in words or any(joined.startswith(p) for p in prefixes)):
+            out.append(span(m.start(), m.end()))
+        else:
+            out += [span(p.start(), p.end()) for p in parts if hit(p.group(0))]
+    return sorted(out)
+
+
+@pytest.mark.parametrize("query", ["pre-training", "pretraining language models", "LoRA-GA", "self-supervised",
+                                   "graph network*", "E^2GAN", "training", "studies", "Café naïve", "a/b testing"])
+def test_highlight_spans_match_word_by_word_tokenisation(query):
+    from paperscope.search import snippets, tokens
+    from paperscope.search.query import parse
+
+    texts = [p["abstract"] for p in PAPERS] + [
+        "We pre-train (pre-training, pretraining) self-supervised LoRA-GA and GPT-4 models; E^2GAN, "
+        "ℓ_0-sparse x_1-y_2 a/b/c testing--not a compound -lead trail- Café naïve studies study-based.",
+        "Naïve café-style pre—training, re-pre-training, multi-task/multi-domain graph-network networks.",
+    ]
+    words, prefixes = snippets._query_terms(parse(query))
+    for text in texts:
+        assert sorted(tokens.match_spans(text, words, prefixes)) == _spans_word_by_word(text, set(words), list(prefixes)), text

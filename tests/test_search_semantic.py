@@ -160,3 +160,28 @@ def test_vector_snapshot_matches_the_rows_and_follows_removals(tmp_path, samples
     assert gone and not gone & set(ids)
     assert set(ids) == {p["id"] for p in lib.papers()}
     lib.close()
+
+
+def test_reduced_first_pass_finds_the_exact_neighbours(monkeypatch):
+    """Above COARSE_MIN papers the scan runs on PCA-reduced vectors first; the hits it returns
+    are rescored exactly and are (nearly) the exact top k."""
+    import numpy as np
+
+    from paperscope.search import semantic
+
+    rng = np.random.default_rng(3)
+    centres = rng.standard_normal((30, semantic.DIM)).astype(np.float32)
+    matrix = centres[rng.integers(0, 30, 3000)] + 0.6 * rng.standard_normal((3000, semantic.DIM)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    index = semantic.VectorIndex([str(i) for i in range(3000)], np.arange(3000), matrix)
+    queries = matrix[rng.choice(3000, 20, replace=False)] + 0.3 * rng.standard_normal((20, semantic.DIM)).astype(np.float32)
+    exact = [index.top(q, 50) for q in queries]
+    monkeypatch.setattr(semantic, "COARSE_MIN", 1000)
+    found = 0
+    for q, (rows, _) in zip(queries, exact):
+        got, scores = index.top(q, 50)
+        assert np.allclose(scores, matrix[got] @ (q / 1.0), atol=1e-5)  # exact cosines, best first
+        assert np.all(np.diff(scores) <= 1e-7)
+        found += len(set(got[:10]) & set(rows[:10]))
+    assert index._coarse is not None  # the reduced pass ran
+    assert found / (10 * len(queries)) >= 0.95

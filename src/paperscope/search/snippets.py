@@ -5,6 +5,8 @@ word that counted in BM25F: "training" lights up for the query "trained".
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from . import tokens
 from .postings import FIELDS, paper_fields
 from .query import Query
@@ -13,13 +15,19 @@ SNIPPET_CHARS = 240
 LEAD = 60  # characters kept before the first match of the window
 
 
-def _query_terms(q: Query) -> tuple[set[str], list[str]]:
-    words = {t for w in q.words + q.phrases for t in tokens.terms(w)}
+def _query_terms(q: Query) -> tuple[frozenset[str], tuple[str, ...]]:
+    """(terms, folded prefixes) of a query: computed once per query, not once per hit."""
+    return _terms_of(tuple(q.words + q.phrases), tuple(q.prefixes))
+
+
+@lru_cache(maxsize=256)
+def _terms_of(texts: tuple[str, ...], raw_prefixes: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...]]:
+    words = frozenset(t for w in texts for t in tokens.terms(w))
     prefixes = []
-    for p in q.prefixes:
+    for p in raw_prefixes:
         folded = tokens.fold(p).strip()
         prefixes += [folded, tokens.stem(folded)]
-    return words, [p for p in prefixes if p]
+    return words, tuple(p for p in prefixes if p)
 
 
 def matches(text: str, q: Query) -> list[tuple[int, int, str]]:

@@ -90,18 +90,40 @@ def _fold_char_map(text: str) -> tuple[str, list[int] | range]:
 
 
 @lru_cache(maxsize=256)  # one pattern per query, reused for each result's snippet
-def _candidates(words: frozenset[str], prefixes: tuple[str, ...]) -> re.Pattern:
+def _candidates(words: frozenset[str], prefixes: tuple[str, ...]) -> re.Pattern | None:
     """A regex finding every word that might stem to one of `words` or start with a prefix
-    (a stem is a prefix of its word up to its last letter: "studi" <- "study"), plus every
-    compound, whose joined form is checked too."""
+    (a stem is a prefix of its word up to its last letter: "studi" <- "study"), plus hits that
+    start inside a word, which `match_spans` drops: a look-behind would be tried at every
+    position of the text. Compounds are found apart (`_compounds`)."""
     heads = sorted({w[:-1] if len(w) > 3 else w for w in words} | set(prefixes), key=len, reverse=True)
-    alts = [r"(?<![^\W_])[^\W_]++(?:" + _JOIN + r"[^\W_]++)+"]
-    if heads:
-        alts.append(r"(?<![^\W_])(?:" + "|".join(re.escape(h) for h in heads) + r")[^\W_]*+")
-    return re.compile("|".join(alts))
+    if not heads:
+        return None
+    return re.compile(r"(?:" + "|".join(re.escape(h) for h in heads) + r")[^\W_]*+")
 
 
-def match_spans(text: str, words: set[str], prefixes: list[str]) -> list[tuple[int, int]]:
+_JOINER = re.compile(_JOIN)
+
+
+def _compounds(folded: str) -> list[tuple[int, int]]:
+    """(start, end) of every compound (words chained by joiners) in a folded text: found from
+    its joiners, then widened to the whole chain (a `_WORD` match with more than one part).
+    A word character that is not an underscore is exactly what `str.isalnum` accepts."""
+    spans: list[tuple[int, int]] = []
+    end = -1
+    last = len(folded) - 1
+    for m in _JOINER.finditer(folded):
+        at = m.start()
+        if at < end or at == 0 or at == last or not folded[at - 1].isalnum() or not folded[at + 1].isalnum():
+            continue
+        start = at - 1
+        while start > 0 and folded[start - 1].isalnum():
+            start -= 1
+        end = _WORD.match(folded, start).end()
+        spans.append((start, end))
+    return spans
+
+
+def match_spans(text: str, words: set[str] | frozenset[str], prefixes: list[str] | tuple[str, ...]) -> list[tuple[int, int]]:
     """(start, end) offsets into `text` of the words whose term is in `words` or starts with
     one of `prefixes` (folded), found the way the index tokenises: a compound matches by its
     joined form (the whole compound) or by its parts."""
@@ -121,32 +143,52 @@ def match_spans(text: str, words: set[str], prefixes: list[str]) -> list[tuple[i
         return where[a], (where[b - 1] + 1 if b - 1 < len(where) else n)
 
     out = []
+    compounds = _compounds(folded)
+    for a, b in compounds:
+        parts = _PART.findall(folded, a, b)
+        joined = "".join(parts)
+        if stem(joined) in words or any(joined.startswith(p) for p in prefixes):
+            out.append(span(a, b))
+        elif any(hit(p) for p in parts):
+            out += [span(p.start(), p.end()) for p in _PART.finditer(folded, a, b) if hit(p.group(0))]
+    if pattern is None:
+        return out
+    k = 0  # words inside a compound were judged with it
     for m in pattern.finditer(folded):
-        token = m.group(0)
-        parts = list(_PART.finditer(token))
-        if len(parts) > 1:
-            joined = "".join(p.group(0) for p in parts)
-            if stem(joined) in words or any(joined.startswith(p) for p in prefixes):
-                out.append(span(m.start(), m.end()))
-                continue
-            out += [span(m.start() + p.start(), m.start() + p.end()) for p in parts if hit(p.group(0))]
-        elif hit(token):
-            out.append(span(m.start(), m.end()))
+        a = m.start()
+        if a and folded[a - 1].isalnum():  # starts inside a word
+            continue
+        while k < len(compounds) and compounds[k][1] <= a:
+            k += 1
+        if k < len(compounds) and compounds[k][0] <= a:
+            continue
+        if hit(m.group(0)):
+            out.append(span(a, m.end()))
     return out
 
 
-def _word_terms(text: str):
+def _word_terms(text: str) -> list[tuple[str, str]]:
     """(folded unstemmed word, its term) for every indexed word and joined compound, in order:
-    the one tokenising loop behind `terms` (and the surface words it can collect)."""
-    for m in _WORD.finditer(fold(text)):
-        parts = _PART.findall(m.group(0))
+    the one tokenising loop behind `terms` (and the surface words it can collect). A token
+    without a joiner (most of them: `isalnum` is exactly "no joiner" for a `_WORD` match) is
+    one word and skips the split."""
+    out: list[tuple[str, str]] = []
+    append = out.append
+    cache = _stem_cache
+    for token in _WORD.findall(fold(text)):
+        if token.isalnum():
+            if token not in STOPWORDS and len(token) <= MAX_TERM:
+                append((token, cache.get(token) or stem(token)))
+            continue
+        parts = _PART.findall(token)
         if len(parts) > 1:
             joined = "".join(parts)
             if len(joined) <= MAX_TERM:
-                yield joined, stem(joined)
+                append((joined, stem(joined)))
         for word in parts:
             if word not in STOPWORDS and len(word) <= MAX_TERM:
-                yield word, stem(word)
+                append((word, stem(word)))
+    return out
 
 
 def terms(text: str | None, surface: dict[str, str] | None = None) -> list[str]:
@@ -154,7 +196,7 @@ def terms(text: str | None, surface: dict[str, str] | None = None) -> list[str]:
     `surface`, the words they came from are added to it in the same pass."""
     if not text:
         return []
-    pairs = list(_word_terms(text))
+    pairs = _word_terms(text)
     if surface is not None:
         surface.update(pairs)
     return [t for _, t in pairs]
