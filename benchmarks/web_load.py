@@ -31,6 +31,8 @@ from pathlib import Path
 from urllib.parse import quote, urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from _run_info import run_info  # noqa: E402
 RESULTS = ROOT / "benchmarks" / "results" / "web_load.json"
 CORPORA = ["icml2024_events", "iclr2020_miniconf", "pmlr_v244_uai2024", "pmlr_v247_colt2024",
            "pmlr_v48_icml2016", "dylanjoo_openreview/ICLR", "dylanjoo_openreview/NIPS"]
@@ -327,7 +329,9 @@ def main() -> int:
            "client": "python threads, http.client keep-alive, closed loop, separate process from the server",
            "workload": "400 list pages / 400 title-word queries (15 % quoted phrases) / 400 paper pages, cycled; "
                        "unique search: 2-4 word spans of titles or abstracts, every query new",
-           "runs": runs, "command": " ".join(["benchmarks/web_load.py", *sys.argv[1:]])}
+           "runs": runs, "command": " ".join(["benchmarks/web_load.py", *sys.argv[1:]]),
+           "run_info": run_info({"library": f"{args.db.name}: {papers} papers (see module docstring)"},
+                                "uvicorn", "fastapi", "onnxruntime", "numpy")}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(out, indent=2, ensure_ascii=False))
     print(f"-> {args.out}\n")
