@@ -74,8 +74,8 @@ def test_an_assistant_uses_every_tool_over_stdio(db):
         assert cmp["a"]["name"] == "ICML 2024" and cmp["warnings"]
         more = data(await session.call_tool("recommend", {"ids": [first], "limit": 3}))
         assert len(more) == 3
-        bib = await session.call_tool("export", {"format": "bibtex", "ids": [first]})
-        assert not bib.is_error and "@" in bib.content[0].text
+        bib = data(await session.call_tool("export", {"format": "bibtex", "ids": [first]}))
+        assert bib["text"].lstrip().startswith("@") and bib["entries"] == 1
         listed = await session.list_resources()
         assert any(str(r.uri) == "paperscope://collections" for r in listed.resources)
         read = await session.read_resource("paperscope://collections")
@@ -119,3 +119,23 @@ def test_with_allow_writes_the_assistant_can_tag(db):
 
     with Library.open(db, readonly=True) as lib:
         assert lib.paper(pid)["tags"] == ["to-read"]
+
+
+def test_export_says_which_entries_lack_a_title_and_can_leave_them_out(db):
+    from paperscope.library import Library
+
+    with Library.open(db, readonly=True) as lib:
+        untitled = [p["id"] for p in lib.papers(limit=10_000) if not p.get("title")][:2]
+        titled = [p["id"] for p in lib.papers(limit=10_000) if p.get("title") and p.get("authors")][:1]
+    assert len(untitled) == 2 and titled
+
+    async def body(session):
+        both = data(await session.call_tool("export", {"format": "bibtex", "ids": untitled + titled}))
+        assert both["entries"] == 3 and both["untitled"] == 2 and both["skipped"] == 0
+        assert both["warning"] and "2 of 3" in both["warning"]
+        kept = data(await session.call_tool("export", {"format": "ris", "ids": untitled + titled,
+                                                        "skip_untitled": True}))
+        assert kept["entries"] == 1 and kept["skipped"] == 2 and kept["text"].count("ER  -") == 1
+        return kept
+
+    run(db, body)

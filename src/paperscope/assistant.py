@@ -109,17 +109,28 @@ def build_server(db: str | Path | None, *, allow_writes: bool = False, embedder:
             raise ToolError("this server is read-only: start it with `paperscope mcp --allow-writes` to tag papers")
         return ask(lib.tag, ids, tags)
 
-    @server.tool(description="A reading list as text: bibtex, ris, csljson, csv, jsonl or markdown, of "
-                             "a tag, a search query, a collection or some paper ids.")
+    @server.tool(description="A reading list: bibtex, ris, csljson, csv, jsonl or markdown text of a tag, a "
+                             "search query, a collection or some paper ids, with counts and a warning when "
+                             "entries carry a derived title (the list gave none) or no authors; "
+                             "skip_untitled leaves those papers out.")
     def export(format: Literal["bibtex", "ris", "csljson", "csv", "jsonl", "markdown"] = "bibtex",
                tag: Annotated[Optional[str], Field(default=None, max_length=80)] = None,
                query: Annotated[Optional[str], Field(default=None, max_length=1000)] = None,
                collection: Name = None,
                ids: Annotated[Optional[list[PaperId]], Field(default=None, max_length=1000)] = None,
-               limit: Annotated[int, Field(ge=1, le=2000)] = 200) -> str:
+               limit: Annotated[int, Field(ge=1, le=2000)] = 200,
+               skip_untitled: bool = False) -> dict[str, Any]:
         if sum(x is not None for x in (tag, query, collection, ids)) != 1:
             raise ToolError("give exactly one of `tag`, `query`, `collection` or `ids`")
-        return ask(lib.export, format, tag=tag, query=query, collection=scope(collection), ids=ids, limit=limit)
+        said: list[str] = []
+        counts: dict[str, int] = {}
+
+        def report(r) -> None:
+            counts.update(entries=r.entries, skipped=r.skipped, untitled=r.untitled, no_authors=r.no_authors)
+
+        text = ask(lib.export, format, tag=tag, query=query, collection=scope(collection), ids=ids, limit=limit,
+                   skip_untitled=skip_untitled, on_missing=said.append, on_report=report)
+        return {"text": text, **counts, "warning": " ".join(said) or None}
 
     @server.resource("paperscope://collections", name="collections", mime_type="application/json",
                      description="Every collection (venue + year) with its paper count.")
