@@ -4,8 +4,9 @@ into float32 on every run), its float32 reference (the same graph with the dequa
 
 1. build: seconds and CPU seconds to build the int8 graph, file sizes, determinism;
 2. model ready in a fresh process (import + load + first query), median of 5;
-3. embedding throughput on 160 ICLR 2020 abstracts (wall and CPU-ms per abstract, 1 and 2
-   threads, rounds interleaved so load changes hit every graph alike);
+3. embedding throughput on 160 ICLR 2020 abstracts (wall and CPU-ms per abstract; 2 lanes of
+   one thread (the product), 1 lane of 2 threads (the setting before) and 1 lane of 1 thread;
+   rounds interleaved so load changes hit every graph alike);
 4. query-embedding latency (100 ICLR 2020 titles, one at a time);
 5. cosine to the float32 reference (ICLR 2020 abstracts and titles, up to 1,000 each);
 6. known-item search on ICML 2024 with titles hidden (query = the real title, target = the
@@ -100,8 +101,10 @@ def throughput(paths: dict, texts: list[str], rounds: int = 3) -> list[dict]:
     from paperscope.search.embedder import Embedder
 
     rows = []
-    for threads in (2, 1):
-        models = {name: Embedder(model=path, threads=threads) for name, path in paths.items()}
+    # lanes: texts run side by side, one thread each (the product's setting); "1 lane x 2
+    # threads" is the setting before: one text at a time on two onnxruntime threads
+    for lanes, intra in ((2, 1), (1, 2), (1, 1)):
+        models = {name: Embedder(model=path, threads=lanes, intra_op_threads=intra) for name, path in paths.items()}
         for e in models.values():
             e.embed(texts[:8])
         samples: dict[str, list] = {name: [] for name in models}
@@ -112,14 +115,15 @@ def throughput(paths: dict, texts: list[str], rounds: int = 3) -> list[dict]:
                 samples[name].append(since(start) + (load(),))
         for name, e in models.items():
             best = min(samples[name])  # the round least disturbed by other work
-            row = {"graph": name, "threads": threads, "batch": e.batch,
+            row = {"graph": name, "lanes": lanes, "threads_per_call": intra, "batch": e.batch,
                    "abstracts_per_s": round(len(texts) / best[0], 1),
                    "abstracts_per_s_rounds": [round(len(texts) / s[0], 1) for s in samples[name]],
                    "cpu_ms_per_abstract": round(1000 * statistics.median(s[1] for s in samples[name]) / len(texts), 1),
                    "loadavg": [s[2] for s in samples[name]]}
             rows.append(row)
-            print(f"  {name:18s} threads {threads} batch {e.batch}: {row['abstracts_per_s']:5.1f}/s wall (best of "
-                  f"{rounds}), {row['cpu_ms_per_abstract']:.1f} CPU-ms each (load {row['loadavg']})", flush=True)
+            print(f"  {name:18s} {lanes} lane(s) x {intra} thread(s), batch {e.batch}: {row['abstracts_per_s']:5.1f}/s "
+                  f"wall (best of {rounds}), {row['cpu_ms_per_abstract']:.1f} CPU-ms each (load {row['loadavg']})",
+                  flush=True)
     return rows
 
 

@@ -164,3 +164,19 @@ def test_related_by_id_exits_cleanly_and_builds_no_model(cli_library, tmp_path):
         run = subprocess.run([sys.executable, "-m", "paperscope", "related", paper, "-n", "3"], env=cli_library,
                              capture_output=True, text=True, timeout=300)
         assert run.returncode == 0 and "terminate called" not in run.stderr, run.stderr
+
+
+def test_texts_embedded_side_by_side_get_the_same_vectors_in_order(model_dir):
+    """Two lanes run texts on two threads at once; each text's vector must not depend on
+    that, nor on which lane ran it, and the rows stay in the caller's order."""
+    texts = [f"{s} Variant {i} with {'more words ' * (i % 7)}" for i, s in enumerate(SENTENCES * 12)]
+    one = emb.Embedder(threads=1)
+    two = emb.Embedder(threads=2)
+    assert one.kind == two.kind == "int8" and two.lanes == 2
+    seen: list[int] = []
+    a = one.embed(texts)
+    b = two.embed(texts, progress=lambda done, total: seen.append(done))
+    assert np.array_equal(a, b)
+    assert seen == sorted(seen) and seen[-1] == len(texts)
+    singles = np.vstack([one.embed([t]) for t in texts[:5]])
+    assert np.array_equal(singles, b[:5])  # a text alone or among others: the same vector

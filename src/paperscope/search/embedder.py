@@ -146,16 +146,22 @@ class Embedder:
     """Tokenizer + ONNX session. `embed(texts)` -> float32 (n, 384), rows L2-normalised.
 
     `model`: None (the int8 graph, or the packaged one as fallback), "packaged", or a path to
-    an ONNX file with the same inputs and output (benchmarks compare graphs this way)."""
+    an ONNX file with the same inputs and output (benchmarks compare graphs this way).
+    `threads`: texts embedded side by side (lanes), each call on one thread."""
 
     def __init__(self, max_tokens: int = MAX_TOKENS, threads: int | None = None,
-                 model: str | Path | None = None):
+                 model: str | Path | None = None, intra_op_threads: int = 1):
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
         source_path, tokenizer_path = model_files()
         options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or _threads()
+        # One thread per call, `lanes` calls at once: the int8 graph runs one text per call,
+        # and two threads inside one such call bought 1.1x for 2x the CPU, while two texts on
+        # two threads side by side (onnxruntime releases the GIL; a session may be run from
+        # several threads) buy close to 2x (benchmarks/search_embed.py).
+        self.lanes = threads or _threads()
+        options.intra_op_num_threads = intra_op_threads  # >1 only to measure the old setting
         options.inter_op_num_threads = 1
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         # BASIC folds constants and fuses trivially; ALL adds seconds-long layout passes at load
@@ -196,7 +202,6 @@ class Embedder:
         self.tokenizer = tokenizer
         self.max_tokens = max_tokens
         self._inputs = {i.name for i in self.session.get_inputs()}  # type: ignore[attr-defined]
-        self._lock = threading.Lock()  # one run at a time: the session already uses every core
 
     def token_counts(self, texts: Sequence[str]) -> list[int]:
         return [len(e.ids) for e in self.tokenizer.encode_batch(list(texts))]
@@ -210,13 +215,24 @@ class Embedder:
             return out
         encodings = self.tokenizer.encode_batch(texts)
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        chunks = [order[start:start + batch_size] for start in range(0, len(order), batch_size)]
         done = 0
-        for start in range(0, len(order), batch_size):
-            chunk = order[start:start + batch_size]
-            out[chunk] = self._run([encodings[i].ids for i in chunk])
-            done += len(chunk)
-            if progress:
-                progress(done, len(texts))
+        if self.lanes == 1 or len(chunks) == 1:
+            for chunk in chunks:
+                out[chunk] = self._run([encodings[i].ids for i in chunk])
+                done += len(chunk)
+                if progress:
+                    progress(done, len(texts))
+            return out
+        from concurrent.futures import ThreadPoolExecutor
+
+        # Each chunk's vector depends on that chunk only, so the lanes change speed, not results.
+        with ThreadPoolExecutor(max_workers=min(self.lanes, len(chunks)), thread_name_prefix="paperscope-embed") as pool:
+            for chunk, vectors in zip(chunks, pool.map(lambda c: self._run([encodings[i].ids for i in c]), chunks)):
+                out[chunk] = vectors
+                done += len(chunk)
+                if progress:
+                    progress(done, len(texts))
         return out
 
     def _run(self, token_ids: list[list[int]]) -> np.ndarray:
@@ -229,7 +245,7 @@ class Embedder:
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        with self._lock, _native_call():
+        with _native_call():
             hidden = self.session.run(None, feeds)[0]  # type: ignore[attr-defined]
         weights = mask[:, :, None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
