@@ -30,7 +30,23 @@ Methods (pair similarity x aggregation over a profile's papers):
   expertise-centroid        the same pair similarity, each profile as one centroid
   expertise-fused           facets and centroid rankings fused (reciprocal rank), both directions
 
+  (match since the pairs: scoring.MATCH_RECIPE, a quarter of the words from adjacent-term-pair
+  cosines, chosen with --match-grid and --min-papers 2 --tuning-only on the tuning corpora;
+  expertise-facets is the match before it)
+
+Beyond the per-corpus rows, "pooled_untouched" takes every untouched query once (ICML 2024 + UAI
+2024 + COLT 2024) with the shipped method minus each other method, a paired bootstrap resampling
+queries within their corpus; "separates_methods" says per corpus and direction whether the
+interval against the strongest baseline is within +-RESOLUTION MRR (otherwise the corpus is too
+small to tell the leading methods apart; "too_small_to_separate_methods" lists them).
+"pooled_tuning" is the same over the tuning corpora.
+
     .venv/bin/python benchmarks/expertise_eval.py [--grid]  -> benchmarks/results/expertise_eval.json
+    .venv/bin/python benchmarks/expertise_eval.py --match-grid  -> expertise_eval_match_grid.json
+        (`match` only, tuning corpora only: semantic weight x adjacent-pair share x profile-side
+        hubness x candidate hubness x aggregation x facets/fused)
+    .venv/bin/python benchmarks/expertise_eval.py --min-papers 2 --tuning-only
+        -> expertise_eval_min2_tuning.json (decisions for one-paper authors on tuning data only)
 """
 from __future__ import annotations
 
@@ -47,15 +63,16 @@ from _run_info import run_info
 
 from paperscope.expertise import authors as author_index
 from paperscope.search.vectors import build as build_term_vectors
-from paperscope.expertise.scoring import (FIELD_WEIGHTS, RECIPE, Recipe, centroid_scores, fuse, grouped_scores,
-                                          hubness, mix, profile_scores)
-from paperscope.expertise.service import AGGREGATES, AUTHOR_AGGREGATE, MATCH_AGGREGATE
+from paperscope.expertise.scoring import (FIELD_WEIGHTS, MATCH_RECIPE, RECIPE, Recipe, centroid_scores, fuse,
+                                          grouped_scores, hubness, mix, profile_scores)
+from paperscope.expertise.service import AGGREGATES, MATCH_AGGREGATE, author_aggregate
 
 TUNING = ("iclr2020", "icml2016")
 UNTOUCHED = ("icml2024", "uai2024", "colt2024")
 MIN_PAPERS = 3
 BOOTSTRAP = 1000
 MUS = (100, 300, 1000, 3000)
+TPMS_MU = 3000  # the TPMS-style LM's smoothing as tuned by --grid on the tuning corpora
 
 
 # --------------------------------------------------------------------------- data
@@ -212,6 +229,34 @@ def aggregated_method(c: Corpus, sim: np.ndarray, recipe: Recipe, match_how: str
     return match, lambda _c: review
 
 
+def match_similarity(c: Corpus, recipe: Recipe, pair_weight: float | None = None) -> np.ndarray:
+    """The recipe's pair similarity: centred cosine mixed with the words, the words being the
+    term cosine and (a share `pair_weight`, default the recipe's) the adjacent-term-pair cosine
+    (idf over the venue, as service.Expertise counts it over the scope)."""
+    pair_weight = recipe.pair_weight if pair_weight is None else pair_weight
+    words = c.lexical if not pair_weight else (1.0 - pair_weight) * c.lexical + pair_weight * c.pairs
+    return mix(c.centred, words, recipe.semantic_weight)
+
+
+def match_method(c: Corpus, recipe: Recipe, how: str = "facets", pair_weight: float | None = None,
+                 profile_hub: float = 0.0):
+    """`match` as service.Expertise.match does it with `recipe` and `how` (the share of pairs
+    in the words `pair_weight`, default the recipe's), plus a variant the product does not have:
+    profile-side hubness (each profile paper's row minus `profile_hub` x its own hubness).
+    Match only (no reviewers side)."""
+    sim = match_similarity(c, recipe, pair_weight)
+    hubs = hubness(sim)
+
+    def match(prof):
+        rows = sim[prof]
+        if profile_hub:
+            rows = rows - profile_hub * hubs[prof][:, None]
+        facets = profile_scores(rows, recipe) - recipe.hub * hubs
+        centroid = rows.mean(axis=0) - recipe.hub * hubs
+        return {"facets": facets, "centroid": centroid, "fused": fuse(facets, centroid, k=recipe.fuse_k)}[how]
+    return match, None
+
+
 def lm_method(c: Corpus, mu: float):
     logc = np.log(c.p_corpus)
 
@@ -243,12 +288,26 @@ def summarise(match: np.ndarray, review: list[np.ndarray]) -> dict:
             "reviewers_recall10": round(float(np.mean([np.mean(r <= 10) for r in review])), 4) if review else None}
 
 
-def evaluate(c: Corpus, method) -> tuple[dict, np.ndarray, np.ndarray]:
+def evaluate(c: Corpus, method, match_only: bool = False) -> tuple[dict, np.ndarray, np.ndarray]:
+    """Summary, and per query: match reciprocal ranks, reviewers reciprocal ranks (of the
+    first target)."""
     match_fn, review_fn = method
     m = match_ranks(c, match_fn)
+    if match_only:
+        return summarise(m, []), 1.0 / m, np.zeros(0)
     r = review_ranks(c, review_fn(c))
     rr_review = np.array([1.0 / x.min() for x in r])
     return summarise(m, r), 1.0 / m, rr_review
+
+
+def per_query(c: Corpus, method) -> dict[str, np.ndarray]:
+    """Per-query MRR terms and Recall@10 terms of both directions (for pooling corpora)."""
+    match_fn, review_fn = method
+    m = match_ranks(c, match_fn)
+    r = review_ranks(c, review_fn(c))
+    return {"match_rr": 1.0 / m, "match_r10": (m <= 10).astype(float),
+            "reviewers_rr": np.array([1.0 / x.min() for x in r]),
+            "reviewers_r10": np.array([np.mean(x <= 10) for x in r])}
 
 
 def methods(c: Corpus, recipe: Recipe, mu: float) -> dict:
@@ -258,6 +317,7 @@ def methods(c: Corpus, recipe: Recipe, mu: float) -> dict:
     related = mix(c.centred, words, SEMANTIC_WEIGHT)
     related_055 = mix(c.centred, c.lexical, 0.55)
     ours = mix(c.centred, c.lexical, recipe.semantic_weight)
+    shipped_review = aggregated_method(c, ours, recipe, MATCH_AGGREGATE, author_aggregate(MIN_PAPERS - 1))[1]
     return {
         "tfidf-max": pair_method(c.lexical, Recipe(k=1, hub=0, pad=False)),
         "tfidf-mean": pair_method(c.lexical, Recipe(k=10_000, hub=0, pad=False)),
@@ -269,7 +329,7 @@ def methods(c: Corpus, recipe: Recipe, mu: float) -> dict:
         "expertise-facets": pair_method(ours, recipe),
         "expertise-centroid": aggregated_method(c, ours, recipe, "centroid", "centroid"),
         "expertise-fused": aggregated_method(c, ours, recipe, "fused", "fused"),
-        "expertise": aggregated_method(c, ours, recipe, MATCH_AGGREGATE, AUTHOR_AGGREGATE),
+        "expertise": (match_method(c, MATCH_RECIPE, MATCH_AGGREGATE)[0], shipped_review),
     }
 
 
@@ -279,6 +339,71 @@ def paired_ci(ours: np.ndarray, base: np.ndarray, seed: int = 0) -> list[float]:
     diff = ours - base
     means = [diff[rng.integers(0, len(diff), len(diff))].mean() for _ in range(BOOTSTRAP)]
     return [round(float(np.percentile(means, 2.5)), 4), round(float(np.percentile(means, 97.5)), 4)]
+
+
+def pooled_ci(ours: list[np.ndarray], base: list[np.ndarray], seed: int = 0) -> list[float]:
+    """95 % bootstrap interval of the pooled mean(ours - base) over the queries of several
+    corpora, each query once; queries are resampled within their corpus (stratified)."""
+    rng = np.random.default_rng(seed)
+    diffs = [o - b for o, b in zip(ours, base) if len(o)]
+    n = sum(len(d) for d in diffs)
+    means = np.empty(BOOTSTRAP)
+    for i in range(BOOTSTRAP):
+        means[i] = sum(d[rng.integers(0, len(d), len(d))].sum() for d in diffs) / n
+    return [round(float(np.percentile(means, 2.5)), 4), round(float(np.percentile(means, 97.5)), 4)]
+
+
+BASELINES = ("tfidf-max", "tfidf-mean", "tpms-lm", "emb-max", "emb-top3", "related-top3", "related-0.55-top3")
+# A corpus (or pool) separates two methods in a direction only if the 95 % interval of the
+# shipped method minus its strongest baseline is narrower than +-RESOLUTION MRR: the leading
+# methods differ by about this much (0.003-0.03 on ICML 2024), so a wider interval cannot tell
+# them apart.
+RESOLUTION = 0.01
+DIRECTIONS = (("match", "match_rr", "match_r10"), ("reviewers", "reviewers_rr", "reviewers_r10"))
+
+
+def pooled(per: dict[str, dict[str, dict]], names: list[str]) -> dict:
+    """Methods over the queries of `names` together (each query once): MRR, Recall@10, and the
+    shipped method minus every other method with a stratified paired bootstrap interval."""
+    labels = list(next(iter(per.values())).keys())
+    out = {"corpora": names, "queries": {d: int(sum(len(per[n]["expertise"][rr]) for n in names))
+                                         for d, rr, _ in DIRECTIONS}, "table": {}, "expertise_minus": {}}
+    for label in labels:
+        out["table"][label] = {}
+        for d, rr, r10 in DIRECTIONS:
+            allrr = np.concatenate([per[n][label][rr] for n in names])
+            allr10 = np.concatenate([per[n][label][r10] for n in names])
+            out["table"][label][f"{d}_mrr"] = round(float(allrr.mean()), 4) if len(allrr) else None
+            out["table"][label][f"{d}_recall10"] = round(float(allr10.mean()), 4) if len(allr10) else None
+    for label in labels:
+        if label == "expertise":
+            continue
+        row = {}
+        for d, rr, _ in DIRECTIONS:
+            ours = [per[n]["expertise"][rr] for n in names]
+            base = [per[n][label][rr] for n in names]
+            ci = pooled_ci(ours, base)
+            diff = float(np.concatenate(ours).mean() - np.concatenate(base).mean())
+            row[f"{d}_mrr_diff"] = round(diff, 4)
+            row[f"{d}_mrr_diff_ci95"] = ci
+            row[f"{d}_beyond_noise"] = "better" if ci[0] > 0 else "worse" if ci[1] < 0 else "tie"
+        out["expertise_minus"][label] = row
+    out["ahead_of_every_baseline_beyond_noise"] = {
+        d: all(out["expertise_minus"][b][f"{d}_beyond_noise"] == "better" for b in BASELINES) for d, _, _ in DIRECTIONS}
+    out["separates_methods"] = separation(out["expertise_minus"], out["table"])
+    return out
+
+
+def separation(minus: dict, table: dict) -> dict:
+    """Per direction: the strongest baseline, the half-width of the shipped method's interval
+    against it, and whether that is within RESOLUTION (see there)."""
+    out = {}
+    for d, _, _ in DIRECTIONS:
+        strongest = max(BASELINES, key=lambda b: table[b][f"{d}_mrr"] if table[b][f"{d}_mrr"] is not None else -1)
+        lo, hi = minus[strongest][f"{d}_mrr_diff_ci95"]
+        half = round((hi - lo) / 2, 4)
+        out[d] = {"strongest_baseline": strongest, "ci95_half_width": half, "enough_queries": bool(half <= RESOLUTION)}
+    return out
 
 
 # --------------------------------------------------------------------------- tuning
@@ -324,11 +449,69 @@ def tune(corpora: list[Corpus]) -> dict:
     return {"recipes": rows, "aggregates": aggregates, "tpms_mu": lm}
 
 
+MATCH_GRID = {"semantic_weight": (0.1, 0.2, 0.3, 0.4), "pair_weight": (0.0, 0.25, 0.5),
+              "profile_hub": (0.0, 0.5, 1.0), "hub": (0.0, 0.25, 0.5, 0.75, 1.0),
+              "aggregate": (("topk", 2), ("topk", 3), ("topk", 5), ("softmax", 0.02), ("softmax", 0.05)),
+              "how": ("facets", "fused")}
+
+
+def match_grid(corpora: list[Corpus], mu: float) -> dict:
+    """`match` only, on the tuning corpora: every combination of MATCH_GRID; objective the mean
+    of the corpora's match MRRs. The best is compared with the shipped recipe and with
+    related-top3 (pooled tuning queries, stratified paired bootstrap)."""
+    import itertools
+
+    g = MATCH_GRID
+    rows, rr = [], {}
+    for w, b, ph, hub, (agg, val), how in itertools.product(g["semantic_weight"], g["pair_weight"], g["profile_hub"],
+                                                            g["hub"], g["aggregate"], g["how"]):
+        recipe = RECIPE.but(semantic_weight=w, hub=hub, aggregate=agg, k=val if agg == "topk" else RECIPE.k,
+                            temperature=val if agg == "softmax" else RECIPE.temperature)
+        res, key = {}, (json_key(recipe), how, b, ph)
+        rr[key] = []
+        for c in corpora:
+            summary, m_rr, _ = evaluate(c, match_method(c, recipe, how, b, ph), match_only=True)
+            res[c.name] = summary["match_mrr"]
+            rr[key].append(m_rr)
+        obj = float(np.mean(list(res.values())))
+        pooled_mrr = float(np.concatenate(rr[key]).mean())
+        rows.append({"recipe": asdict(recipe), "how": how, "pair_weight": b, "profile_hub": ph, "objective": round(obj, 4),
+                     "pooled_mrr": round(pooled_mrr, 4), **{k: v for k, v in res.items()}, "_key": key})
+    rows.sort(key=lambda r: -r["objective"])
+    current = (json_key(RECIPE), MATCH_AGGREGATE, 0.0, 0.0)  # match before pairs
+    shipped = (json_key(RECIPE), MATCH_AGGREGATE, MATCH_RECIPE.pair_weight, 0.0)
+    best = rows[0]["_key"]
+    related = []
+    for c in corpora:
+        m = methods(c, RECIPE, mu)
+        related.append(evaluate(c, m["related-top3"], match_only=True)[1])
+    out = {"objective": "mean over the tuning corpora of the match MRR", "grid": {k: list(v) for k, v in g.items()},
+           "best": {k: v for k, v in rows[0].items() if k != "_key"},
+           "current": next({k: v for k, v in r.items() if k != "_key"} for r in rows if r["_key"] == current),  # before
+           "best_minus_current_pooled_ci95": pooled_ci(rr[best], rr[current]),
+           "shipped": next({k: v for k, v in r.items() if k != "_key"} for r in rows if r["_key"] == shipped),
+           "shipped_minus_current_pooled_ci95": pooled_ci(rr[shipped], rr[current]),
+           "best_minus_related_top3_pooled_ci95": pooled_ci(rr[best], related),
+           "current_minus_related_top3_pooled_ci95": pooled_ci(rr[current], related),
+           "related_top3": {c.name: round(float(x.mean()), 4) for c, x in zip(corpora, related)},
+           "top": [{k: v for k, v in r.items() if k != "_key"} for r in rows[:40]]}
+    return out
+
+
+def json_key(recipe: Recipe) -> tuple:
+    return tuple(sorted(asdict(recipe).items()))
+
+
 def main() -> None:
     global MIN_PAPERS
     ap = argparse.ArgumentParser()
     ap.add_argument("--grid", action="store_true", help="run the tuning grid on the tuning corpora")
     ap.add_argument("--mu", type=float, default=None, help="TPMS-style smoothing (default: tuned)")
+    ap.add_argument("--match-grid", action="store_true",
+                    help="only the `match` grid on the tuning corpora -> expertise_eval_match_grid.json")
+    ap.add_argument("--tuning-only", action="store_true",
+                    help="only the tuning corpora (decisions without looking at the untouched ones); "
+                         "writes expertise_eval[_min<N>]_tuning.json")
     ap.add_argument("--min-papers", type=int, default=3,
                     help="authors with at least this many papers are queries (default 3; other values "
                          "write expertise_eval_min<N>.json)")
@@ -339,12 +522,25 @@ def main() -> None:
         return
     t0, c0 = time.time(), time.process_time()
     corpora = {}
-    for name in TUNING + UNTOUCHED:
+    for name in TUNING + (() if args.match_grid or args.tuning_only else UNTOUCHED):
         corpora[name] = Corpus(name)
         print(name, corpora[name].describe(), flush=True)
     out = {"tuning": list(TUNING), "untouched": list(UNTOUCHED), "recipe": asdict(RECIPE),
            "corpora": {k: c.describe() for k, c in corpora.items()}}
     mu = args.mu
+    if args.match_grid:
+        out["match_grid"] = match_grid([corpora[n] for n in TUNING], mu or TPMS_MU)
+        for k in ("best", "current", "shipped", "shipped_minus_current_pooled_ci95", "best_minus_current_pooled_ci95", "best_minus_related_top3_pooled_ci95",
+                  "current_minus_related_top3_pooled_ci95", "related_top3"):
+            print(k, out["match_grid"][k], flush=True)
+        for r in out["match_grid"]["top"][:15]:
+            print(r["objective"], r["pooled_mrr"], r["how"], r["pair_weight"], r["profile_hub"], {k: r["recipe"][k] for k in (
+                "semantic_weight", "hub", "aggregate", "k", "temperature")})
+        out["seconds"] = round(time.time() - t0, 1)
+        out["run"] = run_info({"corpora": [str(data.CORPORA.name) + "/" + n for n in corpora]}, "numpy", "scipy",
+                              "scikit-learn")
+        print(data.write_result("expertise_eval_match_grid", out))
+        return
     if args.grid:
         tuned = tune([corpora[n] for n in TUNING])
         out["grid"] = tuned
@@ -354,27 +550,43 @@ def main() -> None:
         print("tpms mu", [(r["mu"], r["objective"]) for r in tuned["tpms_mu"]])
         for r in tuned["aggregates"]:
             print("aggregate", r, flush=True)
-    mu = mu or 1000
+    mu = mu or TPMS_MU
     out["tpms_mu"] = mu
-    table, ci = {}, {}
+    table, ci, per, sep = {}, {}, {}, {}
     for name, c in corpora.items():
-        table[name], rr = {}, {}
+        table[name], per[name] = {}, {}
         for label, method in methods(c, RECIPE, mu).items():
-            table[name][label], m_rr, r_rr = evaluate(c, method)
-            rr[label] = (m_rr, r_rr)
-        ci[name] = {label: {"match_mrr_diff_ci95": paired_ci(rr["expertise"][0], rr[label][0]),
-                            "reviewers_mrr_diff_ci95": paired_ci(rr["expertise"][1], rr[label][1])}
-                    for label in rr if label != "expertise"}
+            q = per[name][label] = per_query(c, method)
+            table[name][label] = {f"{d}_{m}": (round(float(q[f"{d}_{k}"].mean()), 4) if len(q[f"{d}_{k}"]) else None)
+                                  for d, _, _ in DIRECTIONS for m, k in (("mrr", "rr"), ("recall10", "r10"))}
+        ours = per[name]["expertise"]
+        ci[name] = {label: {"match_mrr_diff_ci95": paired_ci(ours["match_rr"], q["match_rr"]),
+                            "reviewers_mrr_diff_ci95": paired_ci(ours["reviewers_rr"], q["reviewers_rr"])}
+                    for label, q in per[name].items() if label != "expertise"}
+        sep[name] = separation(ci[name], table[name])
         for label, row in table[name].items():
             print(f"{name:9} {label:13} " + " ".join(f"{k} {v}" for k, v in row.items()), flush=True)
     out["table"] = table
     out["expertise_minus_baseline"] = ci
+    out["separates_methods"] = sep
+    out["resolution_mrr"] = RESOLUTION
+    untouched = [n for n in UNTOUCHED if n in corpora]
+    if untouched:
+        out["pooled_untouched"] = pooled(per, untouched)
+        out["too_small_to_separate_methods"] = sorted(
+            {n for n in untouched for d in sep[n].values() if not d["enough_queries"]})
+        print("pooled untouched", out["pooled_untouched"]["queries"],
+              out["pooled_untouched"]["ahead_of_every_baseline_beyond_noise"], flush=True)
+        for label, row in out["pooled_untouched"]["expertise_minus"].items():
+            print(f"pooled    {label:18}", row, flush=True)
+    out["pooled_tuning"] = pooled(per, list(TUNING))
     out["seconds"] = round(time.time() - t0, 1)
     out["cpu_seconds"] = round(time.process_time() - c0, 1)
     out["run"] = run_info({"corpora": [str(data.CORPORA.name) + "/" + n for n in corpora]}, "numpy", "scipy",
                           "scikit-learn")
     out["min_papers"] = MIN_PAPERS
-    name = "expertise_eval" if MIN_PAPERS == 3 else f"expertise_eval_min{MIN_PAPERS}"
+    name = ("expertise_eval" if MIN_PAPERS == 3 else f"expertise_eval_min{MIN_PAPERS}") + (
+        "_tuning" if args.tuning_only else "")
     print(data.write_result(name, out))
 
 

@@ -122,9 +122,18 @@ def test_reviewers_every_aggregate_and_never_the_paper_itself(small):
         shown = names(out["reviewers"]) + [n for a in out["reviewers"] for n in a.also]
         assert "Zed Newcomer" not in shown  # his only paper is the one reviewers are wanted for
         assert {"Jane Roe", "Carl Close"} <= set(shown[:3])
+    # with one-paper authors among the candidates the default is the fused ranking
+    one = lib.reviewers(paper, limit=6, min_papers=1, exclude_authors=False, exclude_coauthors=False)["reviewers"]
+    fused = lib.reviewers(paper, limit=6, min_papers=1, exclude_authors=False, exclude_coauthors=False,
+                          aggregate="fused")["reviewers"]
+    assert [(a.name, a.score) for a in one] == [(a.name, a.score) for a in fused] and one[0].score < 0.05
     cen = {a.name: a.score for a in lib.reviewers(paper, limit=6, min_papers=1, exclude_authors=False,
-                                                  exclude_coauthors=False)["reviewers"]}
+                                                  exclude_coauthors=False, aggregate="centroid")["reviewers"]}
     assert 0.3 < cen["Jane Roe"] < 0.99  # her other paper alone (a cosine), not her copy of the query
+    kw = dict(limit=6, min_papers=2, exclude_authors=False, exclude_coauthors=False)
+    two = [(a.name, a.score) for a in lib.reviewers(paper, **kw)["reviewers"]]
+    assert two and two == [(a.name, a.score) for a in lib.reviewers(paper, aggregate="centroid", **kw)["reviewers"]]
+    assert two != [(a.name, a.score) for a in lib.reviewers(paper, aggregate="fused", **kw)["reviewers"]]
     with pytest.raises(InputError):
         lib.reviewers(paper, aggregate="median")
     with pytest.raises(InputError):
@@ -145,9 +154,9 @@ def test_recency_weighs_a_profiles_older_papers_less(small):
     assert recent[conformal][0] == 1 and recent[conformal][1] == pytest.approx(plain[conformal][1], abs=0.02)
     # reviewers: within an author the recent papers weigh more (Bea Twin: 2023 and 2024)
     paper = ids[NEW_BANDIT["title"]]
-    by = {a.name: a.score for a in lib.reviewers(paper, limit=6, min_papers=1, exclude_coauthors=False)["reviewers"]}
-    by_recent = {a.name: a.score for a in lib.reviewers(paper, limit=6, min_papers=1, exclude_coauthors=False,
-                                                        recency=1.0)["reviewers"]}
+    kw = dict(limit=6, min_papers=1, exclude_coauthors=False, aggregate="centroid")
+    by = {a.name: a.score for a in lib.reviewers(paper, **kw)["reviewers"]}
+    by_recent = {a.name: a.score for a in lib.reviewers(paper, recency=1.0, **kw)["reviewers"]}
     assert by_recent["Bea Twin"] > by["Bea Twin"]  # her 2024 paper is the closer one
 
 
@@ -252,3 +261,54 @@ class _Refuse:
 
     def token_counts(self, texts):
         return [len(t.split()) for t in texts]
+
+
+def test_match_pair_cosines_against_brute_force(small):
+    """The adjacent-term-pair cosines `match` mixes in equal a direct computation (sublinear
+    tf x idf over the scope, pairs held by one paper only dropped), for a library paper and for a
+    text; without them (pair_weight 0) the scores change but the topic still ranks first."""
+    import math
+    from collections import Counter
+
+    import numpy as np
+
+    from paperscope.expertise.scoring import MATCH_RECIPE
+    from paperscope.expertise.service import Expertise
+    from paperscope.filters import Filter
+    from paperscope.search.related import pair_counts
+
+    lib, ids, _ = small
+    assert MATCH_RECIPE.pair_weight > 0
+    exp = lib.expertise
+    index = lib.engine.lexical()
+    cand = exp._scope_positions(Filter())
+    texts = lib.store.texts_of_rowids([int(r) for r in index.rowids[cand]])
+    counts = [pair_counts(*texts[int(r)]) for r in index.rowids[cand]]
+    df = Counter(p for c in counts for p in c)
+    n = len(counts)
+
+    def unit(c):
+        w = {p: (1 + math.log(tf)) * (math.log((1 + n) / (1 + df[p])) + 1) for p, tf in c.items() if df[p] >= 2}
+        norm = math.sqrt(sum(v * v for v in w.values())) or 1.0
+        return {p: v / norm for p, v in w.items()}
+
+    vecs = [unit(c) for c in counts]
+    query = "Graph attention networks over atoms predict molecular properties"
+    rowid = lib.store.rowid_of(ids["Sparse Graph Networks for Molecules"])
+    got = exp._pair_cosines(Filter(), cand, ["", query], [rowid, None])
+    mine = vecs[int(np.flatnonzero(index.rowids[cand] == rowid)[0])]
+    text = unit(pair_counts("", query))
+    for j, v in enumerate(vecs):
+        assert got[0, j] == pytest.approx(sum(w * v.get(p, 0.0) for p, w in mine.items()), abs=1e-5)
+        assert got[1, j] == pytest.approx(sum(w * v.get(p, 0.0) for p, w in text.items()), abs=1e-5)
+    assert got[1].max() > 0  # "graph attention", "molecular properties" are shared
+
+    mine_ids = [ids["Sparse Graph Networks for Molecules"], ids["Equivariant Message Passing for Protein Graphs"]]
+    topic = {ids["Pretraining Graph Transformers on Molecular Conformers"],
+             ids["Molecular Property Prediction with Graph Attention"]}
+    without = Expertise(lib.store, lib.engine, match_recipe=MATCH_RECIPE.but(pair_weight=0.0))
+    with_pairs = {h.paper["id"]: h.score for h in exp.match(lib.profile(mine_ids), limit=None)}
+    plain = {h.paper["id"]: h.score for h in without.match(lib.profile(mine_ids), limit=None)}
+    assert not set(mine_ids) & set(with_pairs)
+    assert set(list(with_pairs)[:2]) == set(list(plain)[:2]) == topic
+    assert with_pairs != plain

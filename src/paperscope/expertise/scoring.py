@@ -43,12 +43,23 @@ class Recipe:
     hub: float = 0.5  # match: minus hub x a candidate's mean similarity to its 10 nearest papers
     pad: bool = True  # authors: fewer than k papers count the missing ones as 0 (sum of best / k)
     fuse_k: float = 60.0  # reciprocal rank fusion constant (reviewers: facets + centroid)
+    pair_weight: float = 0.0  # share of the lexical side given to the adjacent-term-pair cosine
+
 
     def but(self, **changes) -> "Recipe":
         return replace(self, **changes)
 
 
 RECIPE = Recipe()
+# `match` (a person's profile against a venue's papers): the same, with a quarter of the words'
+# share from the cosine of adjacent term pairs ("graph neural", "policy gradient"; as in
+# `related`, idf over the scope). Chosen on the tuning corpora only (expertise_eval.py
+# --match-grid and --min-papers 2 --tuning-only): match MRR ICLR 2020 0.1071 -> 0.1115, ICML 2016
+# 0.1906 -> 0.1891 with 3-paper authors (pooled +0.003, CI [-0.003, +0.009]); with 2-paper
+# authors too (1,155 queries, one-paper profiles among them) 0.1378 -> 0.1431 and 0.2227 -> 0.2431,
+# pooled +0.009, CI [+0.004, +0.015]. A share of 0.5 was no better; the mean of the 5 best and
+# fusing with the centroid (the grid's nominal best with the pairs) added nothing.
+MATCH_RECIPE = RECIPE.but(pair_weight=0.25)
 
 
 def mix(semantic: np.ndarray, lexical: np.ndarray, weight: float) -> np.ndarray:
