@@ -54,3 +54,28 @@ def test_a_paper_that_argues_gets_a_position_label_and_a_method_paper_does_not()
     arguing, method = derive_facts(None, ARGUING)["label"], derive_facts(None, METHOD)["label"]
     assert arguing.startswith("Position: ") and label_breaks(arguing, position=True) == []
     assert not method.startswith("Position") and label_breaks(method) == []
+
+
+SHIFT = (
+    "Conformal prediction is widely used to quantify the uncertainty of classifiers. However, "
+    "its prediction sets grow large under distribution shift. We propose ShiftCP, a score "
+    "reweighting scheme. On five datasets, ShiftCP keeps conformal prediction sets small.")
+
+
+def test_a_label_that_does_not_say_what_it_is_about_gets_the_opening_problem():
+    from paperscope.enrich.label import problem, with_problem
+
+    label = derive_facts(None, SHIFT)["label"]
+    assert label == "ShiftCP: score reweighting scheme for conformal prediction"
+    assert label_breaks(label) == []
+    opening = ["Recent advances in graph neural networks have changed chemistry.",
+               "Graph neural networks are hard to train."]
+    assert problem(opening, {}, {"graph": 1.0, "network": 1.0}) == "graph neural networks"
+    # no problem when the opening sentence has no short subject the abstract returns to
+    assert problem(["We study the effects of width on depth."], {}, {"width": 1.0}) is None
+    assert with_problem("Reasoning paths", "topic", "language models", 86, False) == \
+        "Reasoning paths in language models"
+    for label, kind in (("The model is good", "claim"), ("Models for search", "intro")):
+        assert with_problem(label, kind, "language models", 86, False) == label
+    assert with_problem("Position: open models", "intro", "language models", 86, True) == \
+        "Position: open models"

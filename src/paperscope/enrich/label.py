@@ -11,6 +11,10 @@ many of the abstract's recurring content words they hold, and how likely their w
 named by a title (a small logistic word model fitted on development data,
 benchmarks/label_scorer_fit.py). Abbreviations the abstract defines are written out. A paper
 that argues rather than reports (cue score, `position_score`) gets "Position: ...".
+A chosen noun-phrase label that does not say what it is about gets the problem named by the
+subject of the opening sentence ("... for conformal prediction"; "in" after a topic), or, for a
+named method, the first keyphrase in context ("MMTS: ... Thompson Sampling for two-sided online
+matching"), when the result still follows the rules and fits.
 Extractive and deterministic.
 """
 from __future__ import annotations
@@ -22,7 +26,7 @@ from . import describe
 from .acronyms import expand, long_forms
 from . import phrases as ph
 from .methods import Mention
-from .rules import DANGLING, MAX_LABEL_CHARS, label_breaks
+from .rules import DANGLING, MAX_LABEL_CHARS, OPENERS, label_breaks
 from .text import Doc, is_coined, strip_markup
 from .vocab import GENERIC_WORDS, STOPWORDS, VERBS
 
@@ -283,6 +287,8 @@ class _Pool:
         self.key_words: set[str] = set()
         self.lead_words: set[str] = set()
         self.word_features: dict[str, list[float]] = {}
+        self.problems: list[str] = []
+        self.topics: list[str] = []  # keyphrases in context: what a named method is for
 
     def add(self, text: str | None, kind: str, rank: int = 0, name: str | None = None) -> None:
         if not text:
@@ -311,7 +317,14 @@ class _Pool:
     def best(self) -> str | None:
         if not self.candidates:
             return None
-        return max(self.candidates, key=lambda c: score(c[0]))[1]
+        f, label = max(self.candidates, key=lambda c: score(c[0]))
+        named = ": " in label and not self.position
+        topics = [t for t in self.topics if _topic_ok(t)] if named else []
+        for problem_np in self.problems + topics:
+            longer = with_problem(label, f["kind"], problem_np, self.limit, self.position)
+            if longer != label:
+                return longer
+        return label
 
 
 def score(f: dict) -> float:
@@ -324,6 +337,105 @@ def score(f: dict) -> float:
     s -= W["short"] if f["n"] < 4 and not f["name"] else 0.0
     s -= W["long"] * max(0, f["n"] - 11)
     return s - (1.0 if not f["words"] else 0.0)
+
+
+# the opening sentence names the problem the paper works on: its subject noun phrase
+# ("Graph neural networks are widely used ...", "Recent advances in X have ...")
+_SETTING = re.compile(
+    r"^(?:(?:recent(?:ly)?|nowadays|today|currently|in recent years|over the (?:past|last) "
+    r"[\w ]{1,20}?|despite [^,]{1,80}|while [^,]{1,80}|although [^,]{1,80}|as [^,]{1,80}|"
+    r"in (?:many|most|various|real-world) [^,]{1,60}|traditionally|historically)\s*,\s*)+", re.I)
+_ADVANCES = re.compile(
+    r"^(?:the\s+)?(?:recent\s+|rapid\s+|remarkable\s+|significant\s+|great\s+|tremendous\s+|"
+    r"impressive\s+)*(?:advances?|advancements?|progress|developments?|success(?:es)?|"
+    r"breakthroughs?|improvements?|popularity|rise|emergence|adoption|use|study|field|area|"
+    r"proliferation|applications?)\s+(?:in|of)\s+", re.I)
+_FINITE = re.compile(
+    r"\s(?:is|are|was|were|has|have|had|can|could|may|might|will|would|should|must|remains?|"
+    r"plays?|becomes?|became|offers?|provides?|enables?|allows?|aims?|seeks?|suffers?|relies|rely|"
+    r"requires?|involves?|faces?|lacks?|achieves?|shows?|demonstrates?|focus(?:es)?|attempts?|"
+    r"tends?|typically|often|usually|commonly|generally|increasingly|widely|recently|still|also|"
+    r"do|does|struggles?|depends?|emerged?|gained?|refers?|serves?|promises?|represents?)\b")
+_VAGUE = re.compile(r"^(?:(?:recent|current|existing|modern|many|most|some|traditional|"
+                    r"conventional|standard|popular|state-of-the-art|typical|numerous|various|"
+                    r"prior|previous|classical|classic|common|remarkable|impressive|strong|great|"
+                    r"significant|superior|powerful|emerging|contemporary|today's|increasing|"
+                    r"growing)\s+)+", re.I)
+
+
+# words that name the whole field rather than a problem in it
+_FIELD = frozenset("learning deep neural network networks machine artificial intelligence data "
+                   "system systems ai ml nlp automation".split())
+
+
+def problem(sentences: list[str], forms: dict[str, str], weights: dict[str, float]) -> str | None:
+    """The subject noun phrase of the opening sentence, when it is a short one that the
+    abstract keeps returning to: the problem or object the paper is about (`conformal
+    prediction`, `robust Markov decision processes`)."""
+    if not sentences:
+        return None
+    s = _SETTING.sub("", _OPENER.sub("", sentences[0]))
+    s = _ADVANCES.sub("", s)
+    m = _FINITE.search(s)
+    if not m:
+        return None
+    np_ = _PAREN.sub("", s[:m.start()]).strip()
+    if re.search(r"[,;:()\[\]\"]|\s[-–—]|---|\b(?:a|an|the|this|these|its|their|such)\s",
+                 np_, re.I):
+        return None
+    np_ = _VAGUE.sub("", ph.drop_leading(np_)).strip()
+    words = np_.split()
+    if _NOT_EXTENDED.search(np_) or re.search(r"\b(?:in|on|to|with|by|from|at)\b", np_):
+        return None
+    if not 1 <= len(words) <= 6 or words[0].lower() in OPENERS or words[-1].lower() in DANGLING \
+            or words[-1].lower() in STOPWORDS or ph.ENDING_BAD.search(words[-1]):
+        return None
+    np_ = expand(np_, forms) if forms else np_
+    if not any(weights.get(w, 0.0) > 0 and w not in _FIELD for w in _content(np_)):
+        return None
+    return _lower_first(np_, sentences)
+
+
+def _topic_ok(phrase: str) -> bool:
+    """A keyphrase in context that can say what a named method is for: two to five words, no
+    clause, no broken compound, no connective in front."""
+    words = phrase.split()
+    return 2 <= len(words) <= 5 and not _NOT_EXTENDED.search(phrase) and \
+        not re.search(r"\w-\s|\s-\w", phrase) and words[0].lower() not in OPENERS and \
+        not (words[0][:1].isupper() and words[0].endswith("ing"))
+
+
+def _lower_first(np_: str, sentences: list[str]) -> str:
+    """`Conformal prediction` -> `conformal prediction` when the first word is capitalised only
+    because it opens a sentence (not `Bayesian ...`, not `Large Language Models`)."""
+    words = np_.split()
+    first = words[0] if words else ""
+    title_case = sum(w[:1].isupper() for w in words) > 1
+    if first[:1].isupper() and first[1:].islower() and not title_case and \
+            not re.search(r"[a-z,] " + re.escape(first) + r"\b", " ".join(sentences)):
+        return first.lower() + np_[len(first):]
+    return np_
+
+
+PROBLEM_KINDS = ("name", "long", "intro", "study", "topic")
+
+
+# a label that already holds a clause, a list or a verb is not extended
+_NOT_EXTENDED = re.compile(r"\b(?:that|which|who|for|is|are|was|were|its|their)\b|,|" +
+                           _FINITE.pattern)
+
+
+def with_problem(label: str, kind: str, problem_np: str | None, limit: int, position: bool) -> str:
+    """`label for <problem>` when the label does not yet say what problem it is about."""
+    if not problem_np or position or kind not in PROBLEM_KINDS:
+        return label
+    if _content(problem_np) & _content(label) or _NOT_EXTENDED.search(label):
+        return label
+    link = "in" if kind in ("topic", "study") and ": " not in label else "for"
+    longer = f"{label} {link} {problem_np}"
+    if len(longer) > limit or label_breaks(longer):
+        return label
+    return longer
 
 
 def _primary(mentions: list[Mention]) -> Mention | None:
@@ -358,6 +470,7 @@ def candidates(doc: Doc, mentions: list[Mention], tldr: str, limit: int = MAX_LA
             weights[w] = weights.get(w, 0.0) + (0.6 if rank == 0 else 0.4)
     position = is_position(doc.text, paper_type)
     pool = _Pool(weights, limit, position, forms)
+    pool.problems = [p for p in (problem(doc.sentences, forms, weights),) if p]
     pool.key_words = _content(expand(" ".join((keyphrases or [])[:KEY_PHRASES]), forms))
     pool.lead_words = _content(" ".join(spelled[:2]))
     primary = _primary(mentions)
@@ -387,6 +500,7 @@ def candidates(doc: Doc, mentions: list[Mention], tldr: str, limit: int = MAX_LA
         for i in order[:6]:
             found = _around(doc.sentences[i], phrase)
             if found:
+                pool.topics.append(_lower_first(expand(_tidy(found), forms), doc.sentences))
                 pool.add(found, "topic", 1)
                 if primary and not pool.position:  # "AuG-KD: OOD knowledge distillation"
                     pool.add(found, "topic", 1, name=primary.name)
