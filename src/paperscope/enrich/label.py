@@ -81,7 +81,7 @@ def is_position(text: str, paper_type: str | None = None) -> bool:
 KEY_PHRASES = 2
 COVER_CAP = 8
 W = {"hit": 0.1, "named": 0.1, "rank": 0.17, "cover": 0.3, "key": 0.5, "lead": 0.25, "short": 0.5, "long": 0.55,
-     "prior": {"topic": -0.6, "name": 1.0, "long": 0.9, "intro": 0.25, "study": 0.5, "claim": 0.4,
+     "prior": {"topic": -0.6, "name": 1.0, "long": 2.0, "intro": 0.25, "study": 0.5, "claim": 0.4,
                "subject": -0.3, "keyphrases": -0.5}}
 
 
@@ -400,6 +400,9 @@ def _topic_ok(phrase: str) -> bool:
     """A keyphrase in context that can say what a named method is for: two to five words, no
     clause, no broken compound, no connective in front."""
     words = phrase.split()
+    if any(w.lower() in VERBS for w in words) or words[0].lower() in ph.VERB_S or \
+            not _content(phrase) - _FIELD:
+        return False
     return 2 <= len(words) <= 5 and not _NOT_EXTENDED.search(phrase) and \
         not re.search(r"\w-\s|\s-\w", phrase) and words[0].lower() not in OPENERS and \
         not (words[0][:1].isupper() and words[0].endswith("ing"))
@@ -471,6 +474,8 @@ def candidates(doc: Doc, mentions: list[Mention], tldr: str, limit: int = MAX_LA
     position = is_position(doc.text, paper_type)
     pool = _Pool(weights, limit, position, forms)
     pool.problems = [p for p in (problem(doc.sentences, forms, weights),) if p]
+    if not pool.problems and doc.own_start >= 2:  # the opening sentence named none
+        pool.problems = [p for p in (problem(doc.sentences[1:], forms, weights),) if p]
     pool.key_words = _content(expand(" ".join((keyphrases or [])[:KEY_PHRASES]), forms))
     pool.lead_words = _content(" ".join(spelled[:2]))
     primary = _primary(mentions)
