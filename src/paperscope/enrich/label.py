@@ -314,10 +314,17 @@ class _Pool:
                                  "n": len(body.split()), "name": bool(name)}, label))
 
     @property
+    def top(self) -> tuple[dict, str] | None:
+        """The best-scored candidate as it was added (features, label)."""
+        return max(self.candidates, key=lambda c: score(c[0])) if self.candidates else None
+
+    @property
     def best(self) -> str | None:
-        if not self.candidates:
+        """The best candidate, extended by the problem it is about when it does not say."""
+        top = self.top
+        if top is None:
             return None
-        f, label = max(self.candidates, key=lambda c: score(c[0]))
+        f, label = top
         named = ": " in label and not self.position
         topics = [t for t in self.topics if _topic_ok(t)] if named else []
         for problem_np in self.problems + topics:
@@ -368,7 +375,8 @@ _FIELD = frozenset("learning deep neural network networks machine artificial int
                    "system systems ai ml nlp automation".split())
 
 
-def problem(sentences: list[str], forms: dict[str, str], weights: dict[str, float]) -> str | None:
+def problem(sentences: list[str], forms: dict[str, str], weights: dict[str, float],
+            text: str | None = None) -> str | None:
     """The subject noun phrase of the opening sentence, when it is a short one that the
     abstract keeps returning to: the problem or object the paper is about (`conformal
     prediction`, `robust Markov decision processes`)."""
@@ -393,7 +401,7 @@ def problem(sentences: list[str], forms: dict[str, str], weights: dict[str, floa
     np_ = expand(np_, forms) if forms else np_
     if not any(weights.get(w, 0.0) > 0 and w not in _FIELD for w in _content(np_)):
         return None
-    return _lower_first(np_, sentences)
+    return _lower_first(np_, " ".join(sentences[:3]) if text is None else text)
 
 
 def _topic_ok(phrase: str) -> bool:
@@ -408,14 +416,14 @@ def _topic_ok(phrase: str) -> bool:
         not (words[0][:1].isupper() and words[0].endswith("ing"))
 
 
-def _lower_first(np_: str, sentences: list[str]) -> str:
+def _lower_first(np_: str, text: str) -> str:
     """`Conformal prediction` -> `conformal prediction` when the first word is capitalised only
     because it opens a sentence (not `Bayesian ...`, not `Large Language Models`)."""
     words = np_.split()
     first = words[0] if words else ""
     title_case = sum(w[:1].isupper() for w in words) > 1
     if first[:1].isupper() and first[1:].islower() and not title_case and \
-            not re.search(r"[a-z,] " + re.escape(first) + r"\b", " ".join(sentences)):
+            not re.search(r"[a-z,] " + re.escape(first) + r"\b", text):
         return first.lower() + np_[len(first):]
     return np_
 
@@ -453,13 +461,13 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
     if not doc.sentences:
         return ""
     limit = min(limit, MAX_LABEL_CHARS)
-    pool = candidates(doc, mentions, tldr, limit, paper_type, keyphrases)
-    if pool.best is None:
+    best = candidates(doc, mentions, tldr, limit, paper_type, keyphrases).best
+    if best is None:
         words = _tidy(ph.hard_cut(_OPENER.sub("", doc.sentences[0]))).split()[:10]
         while len(words) > 1 and len(" ".join(words)) > limit:
             words.pop()
         return _capitalise(" ".join(words)[:limit])  # a single giant token: nothing to choose
-    return pool.best
+    return best
 
 
 def candidates(doc: Doc, mentions: list[Mention], tldr: str, limit: int = MAX_LABEL,
@@ -473,9 +481,9 @@ def candidates(doc: Doc, mentions: list[Mention], tldr: str, limit: int = MAX_LA
             weights[w] = weights.get(w, 0.0) + (0.6 if rank == 0 else 0.4)
     position = is_position(doc.text, paper_type)
     pool = _Pool(weights, limit, position, forms)
-    pool.problems = [p for p in (problem(doc.sentences, forms, weights),) if p]
+    pool.problems = [p for p in (problem(doc.sentences, forms, weights, doc.text),) if p]
     if not pool.problems and doc.own_start >= 2:  # the opening sentence named none
-        pool.problems = [p for p in (problem(doc.sentences[1:], forms, weights),) if p]
+        pool.problems = [p for p in (problem(doc.sentences[1:], forms, weights, doc.text),) if p]
     pool.key_words = _content(expand(" ".join((keyphrases or [])[:KEY_PHRASES]), forms))
     pool.lead_words = _content(" ".join(spelled[:2]))
     primary = _primary(mentions)
@@ -505,14 +513,14 @@ def candidates(doc: Doc, mentions: list[Mention], tldr: str, limit: int = MAX_LA
         for i in order[:6]:
             found = _around(doc.sentences[i], phrase)
             if found:
-                pool.topics.append(_lower_first(expand(_tidy(found), forms), doc.sentences))
+                pool.topics.append(_lower_first(expand(_tidy(found), forms), doc.text))
                 pool.add(found, "topic", 1)
                 if primary and not pool.position:  # "AuG-KD: OOD knowledge distillation"
                     pool.add(found, "topic", 1, name=primary.name)
                 break
-    if pool.best is None:
+    if pool.top is None:
         for s in doc.sentences[doc.own_start:doc.own_start + 3]:
             pool.add(_OPENER.sub("", s), "subject", 3)
-    if pool.best is None and keyphrases:  # a last resort: topic words, not a statement
+    if pool.top is None and keyphrases:  # a last resort: topic words, not a statement
         pool.add(" and ".join(keyphrases[:2]), "keyphrases")
     return pool
