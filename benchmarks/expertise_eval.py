@@ -354,11 +354,13 @@ def pooled_ci(ours: list[np.ndarray], base: list[np.ndarray], seed: int = 0) -> 
 
 
 BASELINES = ("tfidf-max", "tfidf-mean", "tpms-lm", "emb-max", "emb-top3", "related-top3", "related-0.55-top3")
-# A corpus (or pool) separates two methods in a direction only if the 95 % interval of the
-# shipped method minus its strongest baseline is narrower than +-RESOLUTION MRR: the leading
-# methods differ by about this much (0.003-0.03 on ICML 2024), so a wider interval cannot tell
-# them apart.
-RESOLUTION = 0.01
+# A corpus (or pool) separates two methods in a direction only if it has at least MIN_QUERIES
+# queries there (with fewer the bootstrap interval itself is unreliable: 3 queries give a
+# degenerate one) and the 95 % interval of the shipped method minus its strongest baseline is
+# within +-RESOLUTION MRR: the shipped method leads the strongest baselines by 0.006-0.03 MRR on
+# the pooled untouched queries, so a wider interval cannot resolve gaps of that size.
+RESOLUTION = 0.015
+MIN_QUERIES = 100
 DIRECTIONS = (("match", "match_rr", "match_r10"), ("reviewers", "reviewers_rr", "reviewers_r10"))
 
 
@@ -390,19 +392,21 @@ def pooled(per: dict[str, dict[str, dict]], names: list[str]) -> dict:
         out["expertise_minus"][label] = row
     out["ahead_of_every_baseline_beyond_noise"] = {
         d: all(out["expertise_minus"][b][f"{d}_beyond_noise"] == "better" for b in BASELINES) for d, _, _ in DIRECTIONS}
-    out["separates_methods"] = separation(out["expertise_minus"], out["table"])
+    out["separates_methods"] = separation(out["expertise_minus"], out["table"], out["queries"])
     return out
 
 
-def separation(minus: dict, table: dict) -> dict:
-    """Per direction: the strongest baseline, the half-width of the shipped method's interval
-    against it, and whether that is within RESOLUTION (see there)."""
+def separation(minus: dict, table: dict, queries: dict) -> dict:
+    """Per direction: the queries, the strongest baseline, the half-width of the shipped
+    method's interval against it, and whether the queries can separate methods (see
+    RESOLUTION)."""
     out = {}
     for d, _, _ in DIRECTIONS:
         strongest = max(BASELINES, key=lambda b: table[b][f"{d}_mrr"] if table[b][f"{d}_mrr"] is not None else -1)
         lo, hi = minus[strongest][f"{d}_mrr_diff_ci95"]
         half = round((hi - lo) / 2, 4)
-        out[d] = {"strongest_baseline": strongest, "ci95_half_width": half, "enough_queries": bool(half <= RESOLUTION)}
+        out[d] = {"queries": int(queries[d]), "strongest_baseline": strongest, "ci95_half_width": half,
+                  "enough_queries": bool(queries[d] >= MIN_QUERIES and half <= RESOLUTION)}
     return out
 
 
@@ -563,13 +567,14 @@ def main() -> None:
         ci[name] = {label: {"match_mrr_diff_ci95": paired_ci(ours["match_rr"], q["match_rr"]),
                             "reviewers_mrr_diff_ci95": paired_ci(ours["reviewers_rr"], q["reviewers_rr"])}
                     for label, q in per[name].items() if label != "expertise"}
-        sep[name] = separation(ci[name], table[name])
+        sep[name] = separation(ci[name], table[name], {d: len(per[name]["expertise"][rr]) for d, rr, _ in DIRECTIONS})
         for label, row in table[name].items():
             print(f"{name:9} {label:13} " + " ".join(f"{k} {v}" for k, v in row.items()), flush=True)
     out["table"] = table
     out["expertise_minus_baseline"] = ci
     out["separates_methods"] = sep
     out["resolution_mrr"] = RESOLUTION
+    out["min_queries"] = MIN_QUERIES
     untouched = [n for n in UNTOUCHED if n in corpora]
     if untouched:
         out["pooled_untouched"] = pooled(per, untouched)

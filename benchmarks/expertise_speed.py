@@ -1,6 +1,6 @@
 """Expertise speed on ICML 2024 (2,634 papers, ~9,900 authors), warm (the second and later
 calls of one process; the first builds the author index, the author-free term vectors, the
-venue's hubness and the authors' centroid norms): `Library.match` for a 30-paper profile over the venue, and
+venue's adjacent-term-pair vectors and hubness, and the authors' centroid norms): `Library.match` for a 30-paper profile over the venue, and
 `Library.reviewers` / `experts` over every author. Wall and CPU time per call and the load.
 
     .venv/bin/python benchmarks/expertise_speed.py   -> benchmarks/results/expertise_speed.json

@@ -6,8 +6,10 @@ method and dataset names). A profile's fit to a candidate aggregates the pair si
 its papers: the mean of the `k` best (max is k = 1, a centroid-like mean is k = all), or a
 softmax-weighted mean ("facets": each candidate meets the profile papers closest to it), or the
 profile as one centroid (`centroid_scores`), or both rankings fused (`fuse`). `match` ranks
-papers for a profile by facets; `reviewers` ranks authors (each author's papers a profile) by
-their centroid, chosen on the tuning corpora (service.AGGREGATES); `experts` by facets over
+papers for a profile by facets (with adjacent-term-pair cosines among the words:
+MATCH_RECIPE); `reviewers` ranks authors (each author's papers a profile) by
+their centroid (fused with facets when one-paper authors are candidates), chosen on the
+tuning corpora (service.AGGREGATES, service.author_aggregate); `experts` by facets over
 search scores.
 
 `RECIPE` was chosen on ICLR 2020 and ICML 2016 author leave-one-out (benchmarks/expertise_eval.py,
