@@ -27,7 +27,8 @@ SHARPNESS = 4  # experts: weight = (score / best score) ** 4, so only close matc
 # "fused" = both rankings fused (reciprocal rank). Defaults measured on the tuning corpora
 # (benchmarks/expertise_eval.py --grid, "aggregates"; ICLR 2020 / ICML 2016 MRR):
 #   reviewers  facets 0.167 / 0.269, centroid 0.173 / 0.294, fused 0.166 / 0.274
-#   match      facets 0.107 / 0.191, centroid 0.106 / 0.191, fused 0.111 / 0.191 (all within noise)
+#   match      facets 0.107 / 0.191, centroid 0.106 / 0.191, fused 0.111 / 0.191 (all within noise;
+#              measured before match had the pairs, scoring.MATCH_RECIPE)
 # so an author is one centroid (the size of a body of work neither helps nor hurts, unlike the
 # padded mean of the best 3), and a person's profile stays multi-facet.
 AGGREGATES = ("facets", "centroid", "fused")
