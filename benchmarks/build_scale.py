@@ -339,22 +339,26 @@ def main() -> None:
         print(f"wrote {path} ({section})", flush=True)
 
     if "--skip-throughput" not in sys.argv:
+        # 100 k and more: "throughput"; a smaller run has its own section ("throughput_10k"), so
+        # it never replaces the large one nor its run in progress
+        section = "throughput" if n >= 100_000 else f"throughput_{n // 1000}k"
+        progress = f"{section}_in_progress"
         # the configurations finished so far, while the run lasts (the last full run stays)
         resume = None
         if "--resume" in sys.argv:  # continue the run in progress (same n, same seeded input)
-            held = json.loads(path.read_text()).get("throughput_in_progress", {})
+            held = json.loads(path.read_text()).get(progress, {})
             if held.get("corpus", {}).get("papers") != n:
                 raise SystemExit(f"--resume: no run in progress for {n} papers in {path}")
             resume = held["runs"]
         def names(flag: str) -> tuple[str, ...]:
             return tuple(sys.argv[sys.argv.index(flag) + 1].split(",")) if flag in sys.argv else ()
 
-        partial = throughput(n, partial=lambda part: save("throughput_in_progress", part),
+        partial = throughput(n, partial=lambda part: save(progress, part),
                              resume=resume, together=names("--together"), only=names("--only"))
         if partial.get("complete") is False:
-            save("throughput_in_progress", partial)
+            save(progress, partial)
         else:
-            save("throughput", partial, done="throughput_in_progress")
+            save(section, partial, done=progress)
     if "--topics" in sys.argv:
         save("topics_26k", topics_quality())
 
