@@ -47,5 +47,5 @@ def _rel(arg: str) -> str:
     """Arguments as typed from the repository root (no machine paths in results)."""
     try:
         return str(Path(arg).resolve().relative_to(ROOT))
-    except ValueError:
-        return arg
+    except ValueError:  # outside the repository: its name only, never a machine's path
+        return f"<outside the repository>/{Path(arg).name}" if Path(arg).is_absolute() else arg

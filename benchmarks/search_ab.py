@@ -4,7 +4,7 @@ machines do, by +-20 % within minutes) hits both alike; the median of the rounds
 
     .venv/bin/python benchmarks/search_ab.py --old-src OLD/src [--rounds 5] [--queries 500] [--size 26000]
 
-OLD/src: e.g. `git worktree add /tmp/old <commit>` then /tmp/old/src. The library is the one
+OLD/src: e.g. `git worktree add ../old <commit>`, then ../old/src. The library is the one
 benchmarks/_search_scale.py builds; queries are unique 2-4 word spans of titles or abstracts
 (15 % quoted), the same for both trees, after 100 warm-up queries.
 JSON: benchmarks/results/search_ab.json
