@@ -1,12 +1,12 @@
 """Server latency under load: closed-loop clients for 30 s against the collection list page,
 the search API (400 repeating queries: what the response cache sees), the paper page and
 unique searches (every query new: what the search itself costs) of a 26k-paper library,
-through a real `paperscope serve`. Reports p50/p95/p99, throughput, errors and the load
-average; writes benchmarks/results/web_load.json.
+through a real `paperscope serve`. Reports p50/p95/p99, throughput, errors, the server's and
+the client's CPU milliseconds per request and the load average; writes benchmarks/results/web_load.json.
 
     .venv/bin/python benchmarks/web_load.py [--db benchmarks/.work/web_26k.db] [--papers 26000]
         [--clients 20,50] [--workers 1,2] [--cache off|on|both] [--targets "unique search,..."]
-        [--seconds 30] [--pool 4] [--corpora ../shared/corpora]
+        [--seconds 30] [--pool 1] [--corpora ../shared/corpora]
 
 `--db benchmarks/.cache/scale-26k.db` uses the library benchmarks/_search_scale.py builds.
 
@@ -250,6 +250,34 @@ def start_server(db: Path, pool: int, workers: int, cache: bool) -> tuple[subpro
     raise RuntimeError("server did not start")
 
 
+def _process_tree(pid: int) -> list[int]:
+    """`pid` and every process below it (the server's workers)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                parents[int(entry)] = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    tree, frontier = [pid], [pid]
+    while frontier:
+        frontier = [p for p, parent in parents.items() if parent in frontier]
+        tree += frontier
+    return tree
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds of these processes so far (Linux /proc)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, ValueError, IndexError):
+            continue
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def _wait(port: int) -> None:
     for _ in range(600):
         try:
@@ -268,7 +296,7 @@ def main() -> int:
     ap.add_argument("--papers", type=int, default=26_000)
     ap.add_argument("--clients", default="20", help="one or more client counts, e.g. 20,50")
     ap.add_argument("--seconds", type=float, default=30)
-    ap.add_argument("--pool", type=int, default=4)
+    ap.add_argument("--pool", type=int, default=1, help="requests one worker serves side by side (serve's --pool)")
     ap.add_argument("--workers", default="2", help="one or more server process counts, e.g. 1,2")
     ap.add_argument("--cache", choices=["both", "off", "on"], default="both",
                     help="run the server without its response cache, with it, or both")
@@ -306,7 +334,12 @@ def main() -> int:
                     if unique:
                         plan["unique search"] = unique[taken:len(unique) - 200]
                     for name, urls in plan.items():
+                        pids = _process_tree(proc.pid)
+                        cpu0, client0 = _cpu_seconds(pids), time.process_time()
                         r = run_load("127.0.0.1", port, urls, clients, args.seconds)
+                        if r["requests"]:
+                            r["server_cpu_ms_per_request"] = round(1000 * (_cpu_seconds(pids) - cpu0) / r["requests"], 2)
+                            r["client_cpu_ms_per_request"] = round(1000 * (time.process_time() - client0) / r["requests"], 2)
                         r["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
                         if name == "unique search":
                             taken += r["requests"]
@@ -315,6 +348,7 @@ def main() -> int:
                         print(f"{label:24s} {name:14s} {clients:3d} cl {r['requests']:6d} req {r['rps']:7.1f} req/s  "
                               f"p50 {r['p50_ms']:6.1f}  p95 {r['p95_ms']:6.1f}  p99 {r['p99_ms']:6.1f} ms  "
                               f"errors {r['errors']}  cache hits {100 * r['cache_hit_share']:.0f} %  "
+                              f"server {r.get('server_cpu_ms_per_request', 0):.1f} CPU-ms/req  "
                               f"load {r['load_average_after'][0]}", flush=True)
             finally:
                 proc.terminate()
@@ -335,12 +369,12 @@ def main() -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(out, indent=2, ensure_ascii=False))
     print(f"-> {args.out}\n")
-    print("| server | target | req/s | p50 ms | p95 ms | p99 ms | errors | cache hits |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| server | target | req/s | p50 ms | p95 ms | p99 ms | server CPU-ms/req | errors | cache hits |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for label, rows in runs.items():
         for name, r in rows.items():
             print(f"| {label} | {name} | {r['rps']} | {r['p50_ms']} | {r['p95_ms']} | {r['p99_ms']} | "
-                  f"{r['errors']} | {100 * r['cache_hit_share']:.0f} % |")
+                  f"{r.get('server_cpu_ms_per_request', '')} | {r['errors']} | {100 * r['cache_hit_share']:.0f} % |")
     return 0 if all(r["errors"] == 0 for rows in runs.values() for r in rows.values()) else 1
 
 

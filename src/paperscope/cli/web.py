@@ -10,6 +10,7 @@ from .common import app, console, fail, state
 
 
 PROTOCOL = "paperscope.web.protocol:BoundedH11Protocol"  # h11 with a deadline for request heads
+LOOP = "paperscope.web.protocol:FairAcceptLoop"  # workers share bursts of new connections
 
 
 @app.command()
@@ -18,7 +19,10 @@ def serve(
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port (0 picks a free one)."),
     token: Optional[str] = typer.Option(None, "--token", envvar="PAPERSCOPE_TOKEN",
                                         help="Secret that unlocks write endpoints (tags, notes) on a non-loopback bind."),
-    pool: int = typer.Option(4, "--pool", min=1, max=32, help="Database connections per worker serving requests side by side."),
+    pool: int = typer.Option(1, "--pool", min=1, max=32,
+                             help="Requests one worker serves side by side, each on its own database connection. "
+                                  "1 (the default) costs the least CPU per request: threads of one process share "
+                                  "one interpreter lock; use --workers for the cores."),
     workers: int = typer.Option(1, "--workers", min=1, max=16, help="Server processes (use the cores: e.g. 2 on a 2-core machine)."),
     cache: bool = typer.Option(True, "--cache/--no-cache", help="Keep rendered answers until the library changes."),
 ) -> None:
@@ -53,8 +57,11 @@ def serve(
                       highlight=False)
     log_level = os.environ.get("PAPERSCOPE_LOG", "warning")
     if workers == 1:
+        from ..search.semantic import pin_single_threaded_blas
+
+        pin_single_threaded_blas()
         config = uvicorn.Config(web_app, log_level=log_level, access_log=False, timeout_graceful_shutdown=3,
-                                http=PROTOCOL)
+                                http=PROTOCOL, loop=LOOP)
         uvicorn.Server(config).run(sockets=[sock])
         return
     # Several processes share the bound socket; each builds its own app from these variables.
@@ -70,5 +77,6 @@ def serve(
     from uvicorn.supervisors import Multiprocess
 
     config = uvicorn.Config("paperscope.web.app:app_from_env", factory=True, workers=workers,
-                            log_level=log_level, access_log=False, timeout_graceful_shutdown=3, http=PROTOCOL)
+                            log_level=log_level, access_log=False, timeout_graceful_shutdown=3, http=PROTOCOL,
+                            loop=LOOP)
     Multiprocess(config, sockets=[sock]).run()

@@ -26,6 +26,21 @@ COARSE_DIMS = 96
 _blas_lock = threading.Lock()
 _blas_users = 0
 _blas_limit = None
+_blas_pinned = None
+
+
+def pin_single_threaded_blas() -> None:
+    """BLAS on one thread for the rest of this process (a server worker: many short queries,
+    one core each). Switching the limit on and off around every query, as the context below
+    does, let the BLAS threads of the restored setting spin between queries: with one query
+    at a time per worker that doubled the server CPU per search (43 vs 21 ms, benchmarks/web_load.py)."""
+    global _blas_pinned
+    with _blas_lock:
+        if _blas_pinned is None:
+            try:
+                _blas_pinned = _controller().limit(limits=1, user_api="blas")
+            except Exception:  # threadpoolctl missing or no BLAS found: nothing to limit
+                _blas_pinned = False
 
 
 @contextmanager
@@ -34,6 +49,9 @@ def single_threaded_blas() -> Iterator[None]:
     a second OpenBLAS thread only spins (twice the CPU per query, slower under load; see
     benchmarks/search_speed.py). Reference-counted so concurrent queries restore it once."""
     global _blas_users, _blas_limit
+    if _blas_pinned is not None:
+        yield
+        return
     with _blas_lock:
         if _blas_users == 0:
             try:

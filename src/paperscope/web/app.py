@@ -53,7 +53,7 @@ class LibraryPool:
     caches stay warm). A handle whose database another connection changed since its last use
     (a tag written through another handle, a CLI ingest) forgets its derived state first."""
 
-    def __init__(self, path: str | Path, size: int = 4):
+    def __init__(self, path: str | Path, size: int = 1):
         self.path = str(path)
         self.size = max(1, size)
         self._free: queue.LifoQueue[Library] = queue.LifoQueue()
@@ -185,7 +185,7 @@ def _templates() -> Environment:
 
 
 def create_app(db_path: str | Path, *, host: str = "127.0.0.1", token: str | None = None,
-               pool_size: int = 4, cache: bool = True) -> FastAPI:
+               pool_size: int = 1, cache: bool = True) -> FastAPI:
     """The ASGI app for the library at `db_path`. Write endpoints work on a loopback bind, or
     anywhere with `token` (sent as `Authorization: Bearer TOKEN`, or once as `?token=` on a page
     which then sets a cookie). `cache`: keep rendered answers until the library changes."""
@@ -238,9 +238,12 @@ def app_from_env() -> FastAPI:
     """The app of one worker process of `paperscope serve --workers N`."""
     import os
 
+    from ..search.semantic import pin_single_threaded_blas
+
+    pin_single_threaded_blas()
     return create_app(os.environ["PAPERSCOPE_SERVE_DB"], host=os.environ.get("PAPERSCOPE_SERVE_HOST", "127.0.0.1"),
                       token=os.environ.get("PAPERSCOPE_TOKEN") or None,
-                      pool_size=int(os.environ.get("PAPERSCOPE_SERVE_POOL", "4")),
+                      pool_size=int(os.environ.get("PAPERSCOPE_SERVE_POOL", "1")),
                       cache=os.environ.get("PAPERSCOPE_SERVE_CACHE", "1") == "1")
 
 

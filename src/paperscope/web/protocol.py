@@ -1,4 +1,6 @@
-"""The HTTP protocol `serve` runs: uvicorn's h11 protocol with a deadline for a request's head.
+"""What `serve` runs under the app: uvicorn's h11 protocol with a deadline for a request's head,
+and an event loop that shares new connections fairly between worker processes.
+
 A client that has not sent a complete request line and headers within `HEADER_TIMEOUT` seconds
 of connecting (or of its previous response) is disconnected, so slow-header connections
 cannot pile up (uvicorn itself bounds only idle keep-alive time)."""
@@ -6,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -45,3 +48,18 @@ class BoundedH11Protocol(H11Protocol):
         if self.cycle is None or self.cycle is self._seen_cycle and self.cycle.response_complete:
             if not self.transport.is_closing():
                 self.transport.close()
+
+
+class FairAcceptLoop(asyncio.SelectorEventLoop):
+    """Accepts one waiting connection per wake-up of the listening socket, where asyncio takes up
+    to `backlog` (uvicorn passes 2048). Every worker process of `serve --workers N` waits on the
+    same socket; with the default, the first worker awake took a whole burst of connections
+    (20 keep-alive clients connecting at once were seen split 19/1 between two workers, and
+    the busy one's queue set the tail latency). One at a time, the workers share the burst.
+    uvicorn's `loop=` setting names this class; it makes each worker's loop from it."""
+
+    def _start_serving(self, protocol_factory: Any, sock: Any, sslcontext: Any = None,
+                       server: Any = None, backlog: int = 100, *args: Any, **kwargs: Any) -> None:
+        # `backlog` here only bounds accepts per wake-up; the listen queue keeps its own size.
+        super()._start_serving(protocol_factory, sock, sslcontext, server, 1, *args, **kwargs)
+
