@@ -123,7 +123,8 @@ def _connections_per_worker(server_pid: int, port: int) -> dict[int, int]:
 def test_two_workers_share_a_burst_of_new_connections(tmp_path, samples_dir):
     """20 keep-alive clients connecting at once: asyncio's accept loop let the first worker
     awake take (nearly) all of them (19/1 was measured), and that worker's queue then set
-    everyone's latency. The server's event loop accepts one connection per wake-up."""
+    everyone's latency. The server's event loop accepts one connection per wake-up, least
+    loaded worker first."""
     db = tmp_path / "lib.db"
     with Library.open(db) as lib:
         lib.ingest([samples_dir], embed=False)
@@ -150,7 +151,8 @@ def test_two_workers_share_a_burst_of_new_connections(tmp_path, samples_dir):
             assert time.monotonic() < deadline, "the second worker never took a connection"
         for attempt in range(3):
             counts = burst()
-            assert sum(counts.values()) == 20 and len(counts) == 2 and min(counts.values()) >= 2, counts
+            assert sum(counts.values()) == 20 and len(counts) == 2, counts
+            assert max(counts.values()) - min(counts.values()) <= 6, f"uneven split of 20 connections: {counts}"
     finally:
         stop_server(server)
 

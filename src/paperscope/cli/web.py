@@ -57,9 +57,9 @@ def serve(
                       highlight=False)
     log_level = os.environ.get("PAPERSCOPE_LOG", "warning")
     if workers == 1:
-        from ..search.semantic import pin_single_threaded_blas
+        from ..web.app import tune_worker
 
-        pin_single_threaded_blas()
+        tune_worker()
         config = uvicorn.Config(web_app, log_level=log_level, access_log=False, timeout_graceful_shutdown=3,
                                 http=PROTOCOL, loop=LOOP)
         uvicorn.Server(config).run(sockets=[sock])

@@ -16,6 +16,15 @@ from . import filters, fusion, lexical, ranker, rerank, semantic, snippets, toke
 from .query import Query, parse
 
 _EMBEDDING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperscope-query")
+_alongside = True
+
+
+def embed_queries_inline() -> None:
+    """Embed each query on the searching thread instead of beside the lexical pass. For a
+    server worker (one core per process, busy with other requests) the overlap saves no
+    time and the hand-off between threads costs CPU on every request."""
+    global _alongside
+    _alongside = False
 
 
 @dataclass
@@ -85,8 +94,10 @@ def rank(engine, q: Query, *, scope: Filter = Filter(), mode: str = "hybrid", li
     if mode == "semantic" and not (vec_index and vec_index.size):
         raise ValueError("this library has no embeddings yet: run `paperscope ingest` again "
                          "with embedding on, or search with --mode lexical")
-    # The query is embedded on a worker thread (onnxruntime releases the GIL) while BM25F runs.
-    pending = _EMBEDDING.submit(engine.embed, [q.text]) if vec_index is not None and vec_index.size else None
+    # The query is embedded on a worker thread (onnxruntime releases the GIL) while BM25F runs
+    # (unless `embed_queries_inline()`: then after it, on this thread).
+    wants_vector = vec_index is not None and bool(vec_index.size)
+    pending = _EMBEDDING.submit(engine.embed, [q.text]) if wants_vector and _alongside else None
     groups, ids = query_groups(engine, index, q)
     pool = max(fusion.POOL, limit)
     bm25_all = index.scores(groups) if groups else np.zeros(n, np.float32)
@@ -96,8 +107,8 @@ def rank(engine, q: Query, *, scope: Filter = Filter(), mode: str = "hybrid", li
     lex_top = lex_top[bm25_all[lex_top] > 0]
     sem_top = np.zeros(0, np.int64)
     qvec = None
-    if pending is not None:
-        qvec = pending.result()[0]
+    if wants_vector:
+        qvec = pending.result()[0] if pending is not None else engine.embed([q.text])[0]
         vec_allowed = None
         if allowed is not None:
             vec_allowed = np.zeros(vec_index.size, dtype=bool)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal, Optional
 
+import orjson
 from fastapi import APIRouter, Body, Depends, HTTPException, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 
@@ -17,8 +18,16 @@ PaperId = Annotated[str, Path(pattern=ID_PATTERN, description="paper id (as in `
 Sort = Literal["list", "topic", "type", "title", "recent"]
 
 
+class FastJSONResponse(JSONResponse):
+    """The same compact UTF-8 JSON as Starlette's, written by orjson (about a tenth of the time
+    for a page of search hits); a float that is not finite becomes null."""
+
+    def render(self, content: Any) -> bytes:
+        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY)
+
+
 def json(data: Any, **headers: str) -> JSONResponse:
-    return JSONResponse(data, headers=headers or None)
+    return FastJSONResponse(data, headers=headers or None)
 
 
 # ---------------------------------------------------------------------- library

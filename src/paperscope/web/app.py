@@ -234,13 +234,21 @@ def create_app(db_path: str | Path, *, host: str = "127.0.0.1", token: str | Non
     return app
 
 
+def tune_worker() -> None:
+    """A server process answers one request at a time per core: BLAS on one thread for good, and
+    each query embedded on its own thread (no hand-off to a second one)."""
+    from ..search.hybrid import embed_queries_inline
+    from ..search.semantic import pin_single_threaded_blas
+
+    pin_single_threaded_blas()
+    embed_queries_inline()
+
+
 def app_from_env() -> FastAPI:
     """The app of one worker process of `paperscope serve --workers N`."""
     import os
 
-    from ..search.semantic import pin_single_threaded_blas
-
-    pin_single_threaded_blas()
+    tune_worker()
     return create_app(os.environ["PAPERSCOPE_SERVE_DB"], host=os.environ.get("PAPERSCOPE_SERVE_HOST", "127.0.0.1"),
                       token=os.environ.get("PAPERSCOPE_TOKEN") or None,
                       pool_size=int(os.environ.get("PAPERSCOPE_SERVE_POOL", "1")),

@@ -51,15 +51,39 @@ class BoundedH11Protocol(H11Protocol):
 
 
 class FairAcceptLoop(asyncio.SelectorEventLoop):
-    """Accepts one waiting connection per wake-up of the listening socket, where asyncio takes up
-    to `backlog` (uvicorn passes 2048). Every worker process of `serve --workers N` waits on the
-    same socket; with the default, the first worker awake took a whole burst of connections
-    (20 keep-alive clients connecting at once were seen split 19/1 between two workers, and
-    the busy one's queue set the tail latency). One at a time, the workers share the burst.
-    uvicorn's `loop=` setting names this class; it makes each worker's loop from it."""
+    """Shares new connections between the worker processes of `serve --workers N`, least
+    connections first. Every worker waits on the same listening socket and is woken for each
+    new connection. asyncio's own loop then accepts up to `backlog` at once (uvicorn passes 2048),
+    so the first worker awake took a whole burst: 20 keep-alive clients connecting together
+    were split 19/1, 17/3, 20/0, and the busy worker's queue set everyone's latency. Here a
+    worker accepts one connection per wake-up, and one that already holds connections first
+    steps aside for `ACCEPT_DELAY` seconds per open connection, so the less loaded worker
+    takes it (a connection still waiting after that delay is taken anyway).
+    uvicorn's `loop=` setting names this class; each worker builds its loop from it."""
+
+    ACCEPT_DELAY = 0.002  # seconds per connection this worker holds
+    MAX_ACCEPT_DELAY = 0.05
 
     def _start_serving(self, protocol_factory: Any, sock: Any, sslcontext: Any = None,
-                       server: Any = None, backlog: int = 100, *args: Any, **kwargs: Any) -> None:
+                       server: Any = None, backlog: int = 100, *args: Any) -> None:
         # `backlog` here only bounds accepts per wake-up; the listen queue keeps its own size.
-        super()._start_serving(protocol_factory, sock, sslcontext, server, 1, *args, **kwargs)
+        super()._start_serving(protocol_factory, sock, sslcontext, server, 1, *args)
 
+    def _accept_connection(self, protocol_factory: Any, sock: Any, sslcontext: Any = None,
+                           server: Any = None, backlog: int = 1, *args: Any) -> None:
+        held = len(getattr(self, "_transports", ()))  # this process's open connections
+        delay = min(self.MAX_ACCEPT_DELAY, held * self.ACCEPT_DELAY)
+        if delay <= 0:
+            super()._accept_connection(protocol_factory, sock, sslcontext, server, 1, *args)
+            return
+        self._remove_reader(sock.fileno())  # stop waking for this socket while stepping aside
+        self.call_later(delay, self._accept_late, protocol_factory, sock, sslcontext, server, args)
+
+    def _accept_late(self, protocol_factory: Any, sock: Any, sslcontext: Any, server: Any,
+                     args: tuple) -> None:
+        if sock.fileno() < 0 or (server is not None and not server.is_serving()):
+            return  # the server closed meanwhile
+        # non-blocking: returns at once if another worker took the connection
+        super()._accept_connection(protocol_factory, sock, sslcontext, server, 1, *args)
+        self._add_reader(sock.fileno(), self._accept_connection, protocol_factory, sock, sslcontext,
+                         server, 1, *args)
