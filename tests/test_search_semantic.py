@@ -185,3 +185,25 @@ def test_reduced_first_pass_finds_the_exact_neighbours(monkeypatch):
         found += len(set(got[:10]) & set(rows[:10]))
     assert index._coarse is not None  # the reduced pass ran
     assert found / (10 * len(queries)) >= 0.95
+
+
+def test_query_embedded_inline_ranks_exactly_as_alongside(samples_lib, monkeypatch):
+    """A server worker embeds each query on its own thread (`hybrid.embed_queries_inline`);
+    the ranking and scores are the same as with the embedding run beside the lexical pass."""
+    from paperscope.search import engine, hybrid
+
+    queries = ["diffusion models image generation", '"low-rank" adaptation', "graph neural networks"]
+
+    def run() -> list[list[tuple[str, float]]]:
+        engine.QUERY_VECTORS._items.clear()  # embed again, do not reuse the LRU
+        return [[(h.paper["id"], h.score) for h in samples_lib.search(q, limit=10)] for q in queries]
+
+    alongside = run()
+    submitted = []
+    real_submit = hybrid._EMBEDDING.submit
+    monkeypatch.setattr(hybrid._EMBEDDING, "submit", lambda *a, **k: submitted.append(a) or real_submit(*a, **k))
+    monkeypatch.setattr(hybrid, "_alongside", True)
+    hybrid.embed_queries_inline()
+    inline = run()
+    assert submitted == []  # nothing was handed to the embedding thread
+    assert inline == alongside and all(alongside)

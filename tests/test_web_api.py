@@ -153,3 +153,23 @@ def test_openapi_document_lists_the_endpoints(client):
         assert path in paths
     docs = client.get("/api/docs")
     assert docs.status_code == 200 and "/api/search" in docs.text
+
+
+def test_api_json_is_the_same_bytes_as_starlettes_and_keeps_utf8():
+    """API answers are written by orjson: the same compact UTF-8 JSON as Starlette's encoder
+    (text in any script, ints, floats, nesting; only an exponent may be spelled shorter); a
+    non-finite float, which Starlette refuses, becomes null."""
+    from fastapi.responses import JSONResponse
+
+    from paperscope.web.api import FastJSONResponse
+
+    content = [{"id": "icml2024:12", "label": "扩散模型 <b>&</b> \"quoted\"", "score": 0.1234567891,
+                "rank": 3, "weak": False, "snippet": {"text": "a\nb\u2028c", "spans": [[0, 1], [4, 9]]},
+                "authors": [], "year": None, "ratio": 1e-07}]
+    import json
+
+    fast, reference = FastJSONResponse(content).body, JSONResponse(content).body
+    assert json.loads(fast) == json.loads(reference) == content
+    assert fast.replace(b"1e-7", b"1e-07") == reference  # only the exponent's spelling differs
+    assert "扩散模型".encode() in fast
+    assert FastJSONResponse({"x": float("nan")}).body == b'{"x":null}'
