@@ -61,8 +61,14 @@ def load_dylanjoo(year: int) -> Corpus:
     return Corpus(f"iclr{year}", ids, texts, labels)
 
 
-def load_all() -> list[Corpus]:
-    return [load_iclr2020(), load_dylanjoo(2017), load_dylanjoo(2018)]
+NAMES = ("iclr2020", "iclr2017", "iclr2018")
+
+
+def load_all(names=NAMES) -> list[Corpus]:
+    """The corpora named (in NAMES order)."""
+    loaders = {"iclr2020": load_iclr2020, "iclr2017": lambda: load_dylanjoo(2017),
+               "iclr2018": lambda: load_dylanjoo(2018)}
+    return [loaders[n]() for n in NAMES if n in names]
 
 
 # --------------------------------------------------------------------------- embeddings

@@ -11,7 +11,10 @@ Recommenders:
                       min_df 5, max_df 0.1, sublinear tf, English stop words) + LinearSVC
                       (C=0.01, class_weight balanced), positives vs everything else
   paperscope tfidf    the shipped model without embeddings (paperscope.recommend.rank)
-  paperscope          the shipped model: TF-IDF SVM + embedding SVM, z-score fusion 1 : 0.5
+  paperscope          the shipped model: TF-IDF SVM + embedding SVM + cosine to the seeds' mean
+                      embedding, z-score fusion 1 : 0.75 : 0.25
+  paperscope 0.1      the previous model (reference): TF-IDF with hyphenated words kept whole
+                      and max_df 0.5, SVM + embedding SVM, z-score fusion 1 : 0.5
   embeddings only     the embedding SVM alone (reference)
 
 Noise: every difference to the baseline comes with a 95% interval from a paired bootstrap over
@@ -19,8 +22,14 @@ keywords (the simulated users of one keyword share their papers, so the keyword 
 that is resampled; 2,000 resamples; for the mean of the three corpora each corpus's keywords
 are resampled separately). "Ahead by more than noise" = the interval's lower end above 0.
 
+Seed draws come from a generator per (corpus, seed size), so a run on some corpora draws the
+same simulated users as a run on all of them.
+
 Run: nice -n 19 .venv/bin/python benchmarks/recommend_quality.py [--trials 8] [--seeds 5,10]
-Writes benchmarks/results/recommend_quality.json and prints a Markdown table.
+     [--corpora iclr2017,iclr2018] [--out recommend_quality_dev.json]
+Writes benchmarks/results/recommend_quality.json (or --out, a name under benchmarks/results/)
+and prints a Markdown table. Tuning runs use the development corpora (ICLR 2017, 2018) and
+--out; ICLR 2020 is the held-out check.
 """
 from __future__ import annotations
 
@@ -29,20 +38,23 @@ import json
 import platform
 import sys
 import time
+import zlib
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from recommend_data import CORPORA, embed, load_all  # noqa: E402
+from recommend_data import CORPORA, NAMES, embed, load_all  # noqa: E402
 from _run_info import run_info  # noqa: E402
 
-from paperscope.recommend import EMBEDDING_C, NEGATIVE_WEIGHT, build_features, rank, svm_scores  # noqa: E402
+from paperscope.recommend import (EMBEDDING_C, NEGATIVE_WEIGHT, Features, build_features, rank,  # noqa: E402
+                                  svm_scores, vectorize)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 MIN_PAPERS, MAX_SHARE, K = 20, 0.25, 10
 BOOTSTRAP = 2000
 BASELINE = "arxiv-sanity-lite"
+PREVIOUS_TOKENS = r"(?u)\b[^\W\d_][\w\-]*[^\W_]\b"  # paperscope 0.1: hyphenated words whole
 
 
 def arxiv_sanity_lite(texts: list[str]):
@@ -76,27 +88,44 @@ def metrics(scores: np.ndarray, seed: np.ndarray, relevant: np.ndarray, n_rel: i
     return float(gains.mean()), float((gains * discounts).sum() / ideal)
 
 
-def evaluate(corpus, emb: np.ndarray, seeds: list[int], trials: int, rng) -> dict:
-    n = len(corpus.ids)
+def draws(name: str, size: int, stream: int = 0) -> np.random.Generator:
+    """The generator of one corpus's seed draws at one seed size (stream 0: first-round users,
+    1: the feedback round)."""
+    return np.random.default_rng([2024, zlib.crc32(name.encode()), size, stream])
+
+
+def keyword_members(corpus) -> tuple[dict[str, list[int]], list[str]]:
+    """Papers per keyword and the keywords that make simulated users (MIN_PAPERS or more papers,
+    at most MAX_SHARE of the corpus), sorted."""
     members: dict[str, list[int]] = {}
     for i, labels in enumerate(corpus.labels):
         for k in labels:
             members.setdefault(k, []).append(i)
-    keywords = sorted(k for k, v in members.items() if MIN_PAPERS <= len(v) <= MAX_SHARE * n)
+    n = len(corpus.ids)
+    return members, sorted(k for k, v in members.items() if MIN_PAPERS <= len(v) <= MAX_SHARE * n)
+
+
+def evaluate(corpus, emb: np.ndarray, seeds: list[int], trials: int) -> dict:
+    n = len(corpus.ids)
+    members, keywords = keyword_members(corpus)
     X_asl = arxiv_sanity_lite(corpus.texts)
     full = build_features(corpus.ids, corpus.texts, corpus.ids, emb)
     lexical = build_features(corpus.ids, corpus.texts)
+    previous = Features(corpus.ids, *vectorize(corpus.texts, max_df=0.5, token_pattern=PREVIOUS_TOKENS),
+                        full.emb, full.has_emb)
     none = np.zeros(0, dtype=np.int64)
     models = {
         "arxiv-sanity-lite": lambda s: svm_baseline(X_asl, s),
         "paperscope tfidf": lambda s: rank(lexical, s, none).scores,
         "paperscope": lambda s: rank(full, s, none).scores,
+        "paperscope 0.1": lambda s: rank(previous, s, none, semantic_weight=0.5, centroid_weight=0.0).scores,
         "embeddings only": lambda s: svm_scores(emb, s, none, C=EMBEDDING_C)[0],
     }
     out = {"papers": n, "keywords": len(keywords), "by_seed": {}}
     for size in seeds:
         scores = {m: [] for m in models}
         elapsed = {m: 0.0 for m in models}
+        rng = draws(corpus.name, size)
         for kw in keywords:
             idx = np.array(members[kw])
             relevant = np.zeros(n, dtype=bool)
@@ -112,7 +141,8 @@ def evaluate(corpus, emb: np.ndarray, seeds: list[int], trials: int, rng) -> dic
         group = np.repeat(np.arange(len(keywords)), trials)
         out["by_seed"][str(size)] = {"users": len(base), "models": _rows(scores, elapsed, group)}
         out.setdefault("_paired", {})[str(size)] = (group, {m: np.array(v) - base for m, v in scores.items()})
-        out["by_seed"][str(size)]["feedback"] = feedback(corpus, full, X_asl, members, keywords, size, trials, rng)
+        out["by_seed"][str(size)]["feedback"] = feedback(corpus, full, X_asl, members, keywords, size, trials,
+                                                        draws(corpus.name, size, 1))
     return out
 
 
@@ -195,18 +225,28 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--trials", type=int, default=8)
     ap.add_argument("--seeds", default="5,10")
+    ap.add_argument("--corpora", default=",".join(NAMES),
+                    help=f"comma-separated subset of {','.join(NAMES)} (tune on iclr2017,iclr2018)")
+    ap.add_argument("--out", default="recommend_quality.json",
+                    help="result file name under benchmarks/results/")
     args = ap.parse_args()
     if not CORPORA.is_dir():
         sys.exit(f"corpora not found at {CORPORA}")
     seeds = [int(s) for s in args.seeds.split(",")]
-    rng = np.random.default_rng(2024)
+    wanted = [c.strip() for c in args.corpora.split(",") if c.strip()]
+    unknown = sorted(set(wanted) - set(NAMES))
+    if unknown or not wanted:
+        sys.exit(f"--corpora: unknown {', '.join(unknown) or '(none given)'}; choose from {', '.join(NAMES)}")
+    out_name = Path(args.out).name
+    if out_name != args.out or not out_name.endswith(".json"):
+        sys.exit(f"--out: give a file name ending in .json (written under benchmarks/results/), not {args.out!r}")
     report = {"benchmark": "recommend_quality", "trials": args.trials, "seeds": seeds,
               "min_papers": MIN_PAPERS, "max_share": MAX_SHARE, "machine": platform.platform(),
               "corpora": {}}
-    for corpus in load_all():
+    for corpus in load_all(wanted):
         emb, source = embed(corpus.texts)
         print(f"{corpus.name}: {len(corpus.ids)} papers, embeddings from {source}", file=sys.stderr)
-        report["corpora"][corpus.name] = evaluate(corpus, emb, seeds, args.trials, rng)
+        report["corpora"][corpus.name] = evaluate(corpus, emb, seeds, args.trials)
     paired = {c: report["corpora"][c].pop("_paired") for c in report["corpora"]}
     report["mean"] = _mean(report)
     report["mean_vs_baseline"] = {
@@ -215,7 +255,7 @@ def main() -> None:
         for size in report["mean"]}
     report["run"] = run_info({"corpora": list(report["corpora"])}, "numpy", "scikit-learn")
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "recommend_quality.json").write_text(json.dumps(report, indent=2) + "\n")
+    (RESULTS / out_name).write_text(json.dumps(report, indent=2) + "\n")
     _print(report)
 
 
@@ -242,8 +282,8 @@ def _print(report: dict) -> None:
                       f"{r['ms_per_user']} |")
     for size, models in report["mean"].items():
         for name, r in models.items():
-            print(f"| mean of 3 | {size} | {name} | {r['p@10']:.3f} | {r['ndcg@10']:.3f} | | |")
-    print("\nmean of 3 corpora vs the baseline (95% paired bootstrap over keywords):")
+            print(f"| mean of {len(report['corpora'])} | {size} | {name} | {r['p@10']:.3f} | {r['ndcg@10']:.3f} | | |")
+    print(f"\nmean of {len(report['corpora'])} corpora vs the baseline (95% paired bootstrap over keywords):")
     print("| seed | model | ΔP@10 [95% CI] | ΔnDCG@10 [95% CI] | beyond noise |")
     print("|---|---|---|---|---|")
     for size, models in report["mean_vs_baseline"].items():
