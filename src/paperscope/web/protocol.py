@@ -83,7 +83,9 @@ class FairAcceptLoop(asyncio.SelectorEventLoop):
                      args: tuple) -> None:
         if sock.fileno() < 0 or (server is not None and not server.is_serving()):
             return  # the server closed meanwhile
-        # non-blocking: returns at once if another worker took the connection
-        super()._accept_connection(protocol_factory, sock, sslcontext, server, 1, *args)
+        # Watch the socket again first: if the accept below runs out of file descriptors,
+        # asyncio's own back-off then removes the reader again and retries later.
         self._add_reader(sock.fileno(), self._accept_connection, protocol_factory, sock, sslcontext,
                          server, 1, *args)
+        # non-blocking: returns at once if another worker took the connection
+        super()._accept_connection(protocol_factory, sock, sslcontext, server, 1, *args)
