@@ -18,8 +18,9 @@ agreement with the full fit (AMI, ARI), mean cosine to own centroid, CPU seconds
 traced memory; map: 10-NN recall of each layout against the embedding neighbours.
 
 Run: .venv/bin/python benchmarks/build_scale.py [--papers N] [--topics] [--skip-throughput]
-     [--resume] [--together local,ray-1] [--only ray-2]
-(--resume continues a stopped run from the configurations it saved; --together runs the named
+     [--resume] [--together local,ray-1] [--only ray-2] [--cost-model]
+(--cost-model recomputes the cost model of the run in progress from its saved rows, using the
+one-worker Ray build's stage costs while the local build is not measured yet; --resume continues a stopped run from the configurations it saved; --together runs the named
 single-threaded configurations side by side, one per core, which halves the wall time of a
 long run and is recorded per row; --only runs just the named configurations of the pending ones,
 so a run longer than one sitting can be split. Each group of configurations first records a host
@@ -46,6 +47,7 @@ from _topics_data import CORPORA, RESULTS, require_corpora  # noqa: E402
 CONFIGS = {"ingest": {}, "local": {"engine": "local"}, "ray-1": {"engine": "ray", "workers": 1},
            "ray-2": {"engine": "ray", "workers": 2}}
 TARGET = 2_700_000
+RUN_COMMIT = None  # git commit of this run, recorded in each row it measures
 
 
 def corpus(n: int, path: Path) -> dict:
@@ -176,6 +178,8 @@ def throughput(n: int, partial=None, resume: list[dict] | None = None, together:
                 row["papers_per_s"] = round(row["papers"] / row.get("build_wall_s", row["wall_s"]), 2)
                 row["ran_alongside"] = [g for g in group if g != name]
                 row["host_check_before"] = check
+                row["run"] = {"command": " ".join(["python benchmarks/build_scale.py", *sys.argv[1:]]),
+                              "git_commit": RUN_COMMIT}
                 rows.append(row)
                 print(json.dumps(row), flush=True)
             if partial and len(rows) < len(CONFIGS):
@@ -187,8 +191,12 @@ def throughput(n: int, partial=None, resume: list[dict] | None = None, together:
 
 
 def cost_model(rows: list[dict]) -> dict:
+    """CPU seconds per 1 k papers per stage (from the local build; from the one-worker Ray build
+    while the local one is not measured yet: same stages, same per-paper work), the measured
+    1 -> 2 worker efficiency and the 2.7 M projection."""
     by = {r["config"]: r for r in rows}
-    local = by["local"]
+    source = "local" if "local" in by else "ray-1"
+    local = by[source]
     n = local["papers"] / 1000
     st = local["stages"]
     per_k = {"read_identify_cpu_s": st["read"]["cpu_s"] / n, "facts_cpu_s": st["compute"]["facts_cpu_s"] / n,
@@ -210,7 +218,7 @@ def cost_model(rows: list[dict]) -> dict:
         proj[str(w)] = {"hours": round(max(workers, driver) / 3600, 2),
                         "worker_hours": round(workers / 3600, 2), "driver_hours": round(driver / 3600, 2),
                         "with_gpu_per_worker_hours": round(max(gpu_workers, driver) / 3600, 2)}
-    return {"per_1k_papers": {k: round(v, 2) for k, v in per_k.items()},
+    return {"per_1k_papers": {k: round(v, 2) for k, v in per_k.items()}, "per_1k_papers_from": source,
             "ray_compute_wall_s": {"1": compute_1, "2": compute_2},
             "speedup_1_to_2": round(speedup, 3), "scaling_efficiency": round(eff, 3),
             "projection_2_7M": proj,
@@ -327,8 +335,10 @@ def main() -> None:
         return
     require_corpora()
     n = int(sys.argv[sys.argv.index("--papers") + 1]) if "--papers" in sys.argv else 100_000
+    global RUN_COMMIT
     path = RESULTS / "build_scale.json"
     info = run_info({"corpora": "shared corpora (every reader) + near-copies"}, "ray", "pyarrow")
+    RUN_COMMIT = info.get("git_commit")
 
     def save(section: str, value: dict, done: str | None = None) -> None:
         result = json.loads(path.read_text()) if path.is_file() else {}  # other sections kept
@@ -338,6 +348,15 @@ def main() -> None:
         path.write_text(json.dumps(result, indent=1) + "\n")
         print(f"wrote {path} ({section})", flush=True)
 
+    if "--cost-model" in sys.argv:  # recompute it for the run in progress from its saved rows; nothing runs
+        section = "throughput" if n >= 100_000 else f"throughput_{n // 1000}k"
+        held = json.loads(path.read_text())
+        part = held.get(f"{section}_in_progress") or held[section]
+        part["cost_model"] = cost_model(part["runs"])
+        held[f"{section}_in_progress" if f"{section}_in_progress" in held else section] = part
+        path.write_text(json.dumps(held, indent=1) + "\n")
+        print(json.dumps(part["cost_model"], indent=1))
+        return
     if "--skip-throughput" not in sys.argv:
         # 100 k and more: "throughput"; a smaller run has its own section ("throughput_10k"), so
         # it never replaces the large one nor its run in progress
