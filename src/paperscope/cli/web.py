@@ -10,7 +10,8 @@ from .common import app, console, fail, state
 
 
 PROTOCOL = "paperscope.web.protocol:BoundedH11Protocol"  # h11 with a deadline for request heads
-LOOP = "paperscope.web.protocol:FairAcceptLoop"  # workers share bursts of new connections
+# With several workers: least-connections accept (a single worker has no one to step aside for)
+LOOP = "paperscope.web.protocol:FairAcceptLoop"
 
 
 @app.command()
@@ -61,7 +62,7 @@ def serve(
 
         tune_worker()
         config = uvicorn.Config(web_app, log_level=log_level, access_log=False, timeout_graceful_shutdown=3,
-                                http=PROTOCOL, loop=LOOP)
+                                http=PROTOCOL)
         uvicorn.Server(config).run(sockets=[sock])
         return
     # Several processes share the bound socket; each builds its own app from these variables.
