@@ -30,7 +30,7 @@ def _rl_papers(lib):
 
 
 def _words(p):
-    return set(re.findall(r"\w+", f"{p['title'] or p.get('label') or ''} {p['abstract']}".lower()))
+    return set(re.findall(r"[\w\-]+", f"{p['title'] or p.get('label') or ''} {p['abstract']}".lower()))
 
 
 def test_recommendations_follow_the_tag_and_explain_themselves(rlib):
@@ -47,7 +47,7 @@ def test_recommendations_follow_the_tag_and_explain_themselves(rlib):
         ex = r.why
         assert ex["terms"] and all(set(t["term"].split()) <= _words(r.paper) for t in ex["terms"])
         assert [n["id"] for n in ex["nearest"]] and all(n["id"] in seeds for n in ex["nearest"])
-        assert set(ex["scores"]) == {"tfidf", "semantic", "centroid"}  # embeddings were used
+        assert set(ex["scores"]) == {"tfidf", "semantic"}  # embeddings were used
         assert ex["trained_on"] == {"positives": 3, "negatives": 0}
     assert results[0].paper["tags"] == [] and "title" in results[0].paper
 
@@ -102,48 +102,3 @@ def test_errors(rlib):
         rlib.recommend()
     with pytest.raises(InputError, match="no paper"):
         rlib.recommend(ids=["ffffffffffff"])
-
-
-def test_a_paper_near_the_seeds_in_meaning_rises_without_shared_words():
-    """The centroid signal: a paper whose embedding is closest to the positives' mean but which
-    shares no word with them climbs above where the SVMs alone put it."""
-    import numpy as np
-
-    from paperscope.recommend import build_features, rank
-
-    rng = np.random.default_rng(0)
-    seed_words = "graph neural message passing node embedding".split()
-    other_words = [f"topic{chr(97 + i)}{chr(97 + j)}" for i in range(20) for j in range(20)]
-    texts, emb = [], []
-    topic = rng.normal(size=64)
-    for i in range(60):
-        if i < 6:  # the seeds: shared topic words and a shared direction in embedding space
-            words = list(rng.choice(seed_words, 4)) + list(rng.choice(other_words, 4))
-            vec = topic + 0.8 * rng.normal(size=64)
-        else:
-            words = list(rng.choice(other_words, 8))
-            vec = rng.normal(size=64)
-        texts.append(" ".join(words))
-        emb.append(vec)
-    target = 59
-    texts[target] = " ".join(rng.choice(other_words, 8))  # no seed word
-    emb[target] = topic  # but the seeds' topic in meaning
-    emb = np.asarray(emb, dtype=np.float32)
-    emb /= np.linalg.norm(emb, axis=1, keepdims=True)
-    ids = [f"p{i}" for i in range(60)]
-    feats = build_features(ids, texts, ids, emb)
-    pos, none = np.arange(6), np.zeros(0, dtype=np.int64)
-    assert not set(texts[target].split()) & set(seed_words)
-
-    def place(ranking):
-        order = [int(i) for i in np.argsort(-ranking.scores, kind="stable") if i not in pos]
-        return order.index(target)
-
-    lexical = rank(feats, pos, none, semantic_weight=0.0, centroid_weight=0.0)
-    with_centroid = rank(feats, pos, none, semantic_weight=0.0)
-    others = np.setdiff1d(np.arange(60), pos)
-    assert with_centroid.parts["centroid"][others].argmax() == list(others).index(target)
-    assert "centroid" not in lexical.parts and with_centroid.weights["centroid"] > 0
-    assert place(lexical) >= 5  # words alone: among the other papers
-    assert place(with_centroid) == 0  # the centroid signal alone lifts it to the top
-    assert place(rank(feats, pos, none)) == 0  # the full model (both embedding signals) puts it first

@@ -2,15 +2,10 @@
 tag's papers (positives), the papers marked "not relevant" (explicit negatives, weighted up)
 and everything else (implicit negatives).
 
-Model (chosen by `benchmarks/recommend_quality.py` on ICLR 2017/2018, with ICLR 2020 held out;
-the benchmark also runs the arxiv-sanity-lite recipe as the baseline): three signals,
-each z-normalised over the library and fused 1 : 0.75 : 0.25 --
-  tfidf     a class-balanced linear SVM over TF-IDF 1-2-grams (words split at hyphens, terms in
-            at most 10% of the papers, as arxiv-sanity-lite),
-  semantic  a class-balanced linear SVM over the MiniLM embeddings,
-  centroid  the cosine of a paper's embedding to the mean embedding of the positives (finds
-            papers on the same topic in other words; steadiest with few positives).
-Without embeddings the TF-IDF SVM ranks alone.
+Model (chosen by `benchmarks/recommend_quality.py`, which also runs the arxiv-sanity-lite
+recipe as the baseline): two class-balanced linear SVMs, one over TF-IDF 1-2-grams and one over
+the MiniLM embeddings, their decision values z-normalised and fused (1 : 0.5). Without
+embeddings the TF-IDF SVM ranks alone.
 
 Every result explains itself: the terms that push its TF-IDF score up (SVM weight x tf-idf),
 the tagged papers nearest to it, and the per-feature scores and fusion weights.
@@ -29,12 +24,8 @@ from .model import InputError, Recommendation
 SVM_C = 0.01  # TF-IDF SVM (as arxiv-sanity-lite)
 EMBEDDING_C = 0.1  # embedding SVM (dense 384-d rows need a looser margin)
 NEGATIVE_WEIGHT = 10.0  # an explicit "not relevant" weighs this much more than an untagged paper
-SEMANTIC_WEIGHT = 0.75  # fusion weight of the embedding SVM (TF-IDF SVM weight is 1)
-CENTROID_WEIGHT = 0.25  # fusion weight of the cosine to the positives' mean embedding
-MAX_DF = 0.1  # a term in more than this share of the papers says little about a tag
-# words of 2+ characters starting with a letter; hyphens split ("self-supervised" gives "self",
-# "supervised" and the bigram "self supervised")
-TOKEN_PATTERN = r"(?u)\b[^\W\d]\w+\b"
+SEMANTIC_WEIGHT = 0.5  # fusion weight of the embedding score (TF-IDF SVM weight is 1)
+TOKEN_PATTERN = r"(?u)\b[^\W\d_][\w\-]*[^\W_]\b"
 
 
 @dataclass
@@ -50,23 +41,18 @@ class Features:
         self.index = {pid: i for i, pid in enumerate(self.ids)}
 
 
-def vectorize(texts: list[str], *, min_df: int | None = None, max_df: float | None = None,
-              token_pattern: str = TOKEN_PATTERN):
+def vectorize(texts: list[str], *, min_df: int | None = None, max_df: float = 0.5):
     """TF-IDF 1-2-grams (sublinear tf, English stop words). A term must occur in `min_df`
     papers: 5 (as arxiv-sanity-lite) from 500 papers, fewer in smaller libraries, 1 if nothing
-    else is left; and in at most `max_df` of them: MAX_DF, but never fewer than 10 papers (up to
-    half the library) so that small libraries keep their topic words. Returns (matrix, terms)."""
+    else is left. Returns (matrix, terms)."""
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    n = len(texts)
     if min_df is None:
-        min_df = min(5, max(2, n // 100))
-    if max_df is None:
-        max_df = max(MAX_DF, min(0.5, 10 / max(n, 1)))
+        min_df = min(5, max(2, len(texts) // 100))
     for low in (min_df, 1):
         vec = TfidfVectorizer(strip_accents="unicode", lowercase=True, stop_words="english",
-                              token_pattern=token_pattern, ngram_range=(1, 2), min_df=low,
-                              max_df=max_df if n >= 20 else 1.0, sublinear_tf=True,
+                              token_pattern=TOKEN_PATTERN, ngram_range=(1, 2), min_df=low,
+                              max_df=max_df if len(texts) >= 20 else 1.0, sublinear_tf=True,
                               max_features=100_000, dtype=np.float32)
         try:
             matrix = vec.fit_transform(texts)
@@ -132,8 +118,7 @@ class Ranking:
 
 
 def rank(feats: Features, pos: np.ndarray, neg: np.ndarray, *,
-         semantic_weight: float = SEMANTIC_WEIGHT, negative_weight: float = NEGATIVE_WEIGHT,
-         centroid_weight: float = CENTROID_WEIGHT) -> Ranking:
+         semantic_weight: float = SEMANTIC_WEIGHT, negative_weight: float = NEGATIVE_WEIGHT) -> Ranking:
     """Score every paper of `feats` for the positives `pos` and negatives `neg` (row indices)."""
     lexical, coef = svm_scores(feats.tfidf, pos, neg, negative_weight=negative_weight)
     parts = {"tfidf": _z(lexical)}
@@ -149,13 +134,6 @@ def rank(feats: Features, pos: np.ndarray, neg: np.ndarray, *,
         sem[rows] = dense
         parts["semantic"] = _z(sem)
         weights["semantic"] = semantic_weight
-    if feats.emb is not None and centroid_weight > 0 and feats.has_emb[pos].any():
-        seeds = pos[feats.has_emb[pos]]
-        cos = feats.emb @ feats.emb[seeds].mean(axis=0).astype(np.float32)
-        cos = cos.astype(np.float64)
-        cos[~feats.has_emb] = float(np.median(cos[feats.has_emb]))  # no vector: neutral
-        parts["centroid"] = _z(cos)
-        weights["centroid"] = centroid_weight
     fused = sum(weights[k] * parts[k] for k in parts)
     return Ranking(fused, parts, weights, coef)
 
