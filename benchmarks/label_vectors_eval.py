@@ -65,6 +65,8 @@ def paired_ci(before, after, seed: int = 0) -> list[float]:
 
 
 def z(x: np.ndarray) -> np.ndarray:
+    if not len(x):
+        return x
     s = float(np.std(x))
     return (x - float(np.mean(x))) / (s if s > 1e-9 else 1.0)
 
@@ -171,6 +173,10 @@ def failures(c: dict) -> dict:
         overlap_fail.append(lap)
         n += 1
         in_top10 += rank <= 10
+        if not len(r["pos"]):  # the search returned nothing (e.g. a title read as filters only)
+            kinds["no results"] = kinds.get("no results", 0) + 1
+            examples.append({"query": q, "target_rank": rank, "no_results": True})
+            continue
         first = int(r["pos"][0])
         tgt = r["target"]
         sim = float(c["matrix"][first] @ c["matrix"][tgt])  # abstract vectors of the two papers
@@ -191,7 +197,7 @@ def failures(c: dict) -> dict:
         kinds[kind] = kinds.get(kind, 0) + 1
         lq = words(q)
         label_closer += len(lq & words(c["labels"][first])) > len(lq & words(c["labels"][tgt]))
-        if len(examples) < 4:
+        if len(examples) < 6:
             examples.append({"query": q, "target_rank": rank, "target_label": c["labels"][tgt],
                              "first_title": first_title, "first_label": c["labels"][first],
                              "abstract_cosine": round(sim, 3)})
