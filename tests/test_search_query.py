@@ -51,6 +51,16 @@ def test_unbalanced_quote_closes_at_the_end():
     assert parse('diffusion "score matching').phrases == ["score matching"]
 
 
+def test_a_quote_glued_to_a_word_end_opens_no_phrase():
+    """A pasted LaTeX title: the quote after `Difficult` is a closing one; it must not make the
+    rest of the title a required phrase (the paper was not found at all)."""
+    q = parse('Why ``Difficult" Downstream Tasks in LLMs')
+    assert q.phrases == [] and {"Downstream", "Tasks", "LLMs"} <= set(q.words)
+    assert any("Difficult" in w for w in q.words)
+    assert parse('a "flow matching" b').phrases == ["flow matching"]  # a real phrase still is one
+    assert parse('-"image generation" x').excluded_phrases == ["image generation"]
+
+
 @pytest.mark.parametrize("value,expected", [
     ("2024", (2024, 2024)), ("2020..2022", (2020, 2022)), ("2022-2020", (2020, 2022)),
     (">=2021", (2021, 9999)), ("<2021", (0, 2020)), ("20x4", None), ("", None),

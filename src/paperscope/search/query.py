@@ -22,7 +22,10 @@ from ..filters import YEAR_HELP, intersect, parse_years
 FILTER_KEYS = {"venue": "venue", "year": "year", "status": "status", "has": "has",
                "author": "author", "authors": "author", "by": "author"}
 MAX_QUERY = 2000  # characters; longer input is cut (a pasted abstract is fine)
-_TOKEN = re.compile(r'(-?)([A-Za-z]+:)?("[^"]*"?|[^\s"]+)')
+# A quote opens a phrase only where a token starts (after a space, `-` or `key:`); a quote glued
+# to the end of a word, as in a pasted LaTeX title (``Difficult" Tasks), closes nothing and opens
+# nothing: it stays with its word instead of turning the rest of the query into a required phrase.
+_TOKEN = re.compile(r'(-?)([A-Za-z]+:)?("[^"]*"?|[^\s"]+"*)')
 
 
 @dataclass
