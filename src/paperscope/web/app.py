@@ -1,8 +1,9 @@
 """The web app: FastAPI over the `Library` facade.
 
 Pages (`pages.py`, server-rendered Jinja2 with light JavaScript) and the JSON API (`api.py`)
-call only the facade. This module builds the app: a small pool of `Library` handles (one
-SQLite connection each, so reads run side by side), security headers, error pages, the write
+call only the facade. This module builds the app: a pool of `Library` handles (one database
+connection each; `serve --pool N` lets N requests of one worker run side by side, 1 by default:
+threads of one process share the interpreter lock), security headers, error pages, the write
 guard (token / loopback rule) and the language switch.
 """
 from __future__ import annotations
