@@ -218,7 +218,14 @@ def cost_model(rows: list[dict]) -> dict:
         proj[str(w)] = {"hours": round(max(workers, driver) / 3600, 2),
                         "worker_hours": round(workers / 3600, 2), "driver_hours": round(driver / 3600, 2),
                         "with_gpu_per_worker_hours": round(max(gpu_workers, driver) / 3600, 2)}
-    return {"per_1k_papers": {k: round(v, 2) for k, v in per_k.items()}, "per_1k_papers_from": source,
+    # Rows measured in different sittings: the host's single-thread embedding speed (checked
+    # before each group) may differ; scaled to the same host speed, the speed-up compares work.
+    checks = [by[c].get("host_check_before", {}).get("embed_cpu_ms_per_abstract_1thread") for c in ("ray-1", "ray-2")]
+    normalised = {}
+    if all(checks):
+        normalised = {"host_check_ms_per_abstract": {"1": checks[0], "2": checks[1]},
+                      "speedup_1_to_2_same_host_speed": round((compute_1 / checks[0]) / (compute_2 / checks[1]), 3)}
+    return normalised | {"per_1k_papers": {k: round(v, 2) for k, v in per_k.items()}, "per_1k_papers_from": source,
             "ray_compute_wall_s": {"1": compute_1, "2": compute_2},
             "speedup_1_to_2": round(speedup, 3), "scaling_efficiency": round(eff, 3),
             "projection_2_7M": proj,
