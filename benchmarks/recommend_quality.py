@@ -301,6 +301,12 @@ def _mean(report: dict) -> dict:
             for size, models in out.items()}
 
 
+
+def _delta_cells(r: dict) -> str:
+    """'ΔP@10 [CI] | ΔnDCG@10 [CI]' table cells of one paired comparison."""
+    return (f"{r['p@10_delta']:+.4f} [{r['p@10_delta_ci95'][0]:+.4f}, {r['p@10_delta_ci95'][1]:+.4f}] | "
+            f"{r['ndcg@10_delta']:+.4f} [{r['ndcg@10_delta_ci95'][0]:+.4f}, {r['ndcg@10_delta_ci95'][1]:+.4f}]")
+
 def _print(report: dict) -> None:
     print("| corpus | seed | model | P@10 | nDCG@10 | ΔnDCG vs baseline | ms/user |")
     print("|---|---|---|---|---|---|---|")
@@ -318,17 +324,13 @@ def _print(report: dict) -> None:
     print("|---|---|---|---|---|")
     for size, models in report["mean_vs_baseline"].items():
         for name, r in models.items():
-            print(f"| {size} | {name} | {r['p@10_delta']:+.4f} [{r['p@10_delta_ci95'][0]:+.4f}, "
-                  f"{r['p@10_delta_ci95'][1]:+.4f}] | {r['ndcg@10_delta']:+.4f} [{r['ndcg@10_delta_ci95'][0]:+.4f}, "
-                  f"{r['ndcg@10_delta_ci95'][1]:+.4f}] | {'yes' if r['ahead_beyond_noise_p@10'] else 'no'} |")
+            print(f"| {size} | {name} | {_delta_cells(r)} | {'yes' if r['ahead_beyond_noise_p@10'] else 'no'} |")
     print("\ncandidate vs the shipped paperscope model (95% paired bootstrap over keywords):")
     print("| seed | corpora | ΔP@10 [95% CI] | ΔnDCG@10 [95% CI] |")
     print("|---|---|---|---|")
     for size, rows in report["candidate_vs_paperscope"].items():
         for name, r in rows.items():
-            print(f"| {size} | {name} | {r['p@10_delta']:+.4f} [{r['p@10_delta_ci95'][0]:+.4f}, "
-                  f"{r['p@10_delta_ci95'][1]:+.4f}] | {r['ndcg@10_delta']:+.4f} [{r['ndcg@10_delta_ci95'][0]:+.4f}, "
-                  f"{r['ndcg@10_delta_ci95'][1]:+.4f}] |")
+            print(f"| {size} | {name} | {_delta_cells(r)} |")
     print("\nsecond round (first 10 judged: relevant tagged, the rest marked not relevant); next 10:")
     print("| corpus | seed | model | P@10 | nDCG@10 |")
     print("|---|---|---|---|---|")
