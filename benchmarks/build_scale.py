@@ -30,6 +30,7 @@ JSON: benchmarks/results/build_scale.json
 """
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
@@ -236,7 +237,7 @@ def cost_model(rows: list[dict]) -> dict:
                            f"{gpu_embed_per_s:.0f} abstracts/s per GPU (assumed, not measured)"}
 
 
-def topics_quality() -> dict:
+def topics_quality(skip_map: bool = False) -> dict:
     import tracemalloc
 
     import numpy as np
@@ -286,7 +287,7 @@ def topics_quality() -> dict:
                    "ari_vs_full": round(adjusted_rand_score(full.assign, fit.assign), 4)}
             out["topics"].append(row)
             print(json.dumps(row), flush=True)
-    if "--skip-map" not in sys.argv:
+    if not skip_map:
         truth = _knn(matrix, 10)
         for name, fn in (("full t-SNE", lambda: layout(matrix)),
                          ("sample 5000 + place", lambda: sampled_layout(ids, matrix, sample=5_000))):
@@ -335,13 +336,36 @@ def _recall(truth, got) -> float:
     return sum(len(set(a) & set(b)) for a, b in zip(truth, got)) / truth.size
 
 
+def arguments(argv: list[str]) -> argparse.Namespace:
+    configs = lambda text: tuple(text.split(","))  # noqa: E731
+    ap = argparse.ArgumentParser(prog="build_scale.py", description=__doc__.split("\n\n")[0],
+                                 epilog="JSON: benchmarks/results/build_scale.json")
+    ap.add_argument("--papers", type=int, default=100_000, help="input size (default 100000)")
+    ap.add_argument("--resume", action="store_true", help="continue the run in progress of this size")
+    ap.add_argument("--only", type=configs, default=(), metavar="A,B",
+                    help=f"run just these of the pending configurations ({', '.join(CONFIGS)})")
+    ap.add_argument("--together", type=configs, default=(), metavar="A,B",
+                    help="run these single-threaded configurations side by side, one per core")
+    ap.add_argument("--cost-model", action="store_true",
+                    help="recompute the cost model of the run in progress from its saved rows; nothing runs")
+    ap.add_argument("--skip-throughput", action="store_true")
+    ap.add_argument("--topics", action="store_true", help="sample-then-assign topics and map vs the full fit")
+    ap.add_argument("--skip-map", action="store_true", help="with --topics: topics only")
+    ap.add_argument("--one", nargs=3, metavar=("CONFIG", "INPUT", "WORK"), help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    unknown = [c for c in (*args.only, *args.together) if c not in CONFIGS]
+    if unknown:
+        ap.error(f"unknown configuration {', '.join(unknown)}: choose from {', '.join(CONFIGS)}")
+    return args
+
+
 def main() -> None:
-    if "--one" in sys.argv:
-        i = sys.argv.index("--one")
-        print(json.dumps(one(sys.argv[i + 1], Path(sys.argv[i + 2]), Path(sys.argv[i + 3]))))
+    args = arguments(sys.argv[1:])
+    if args.one:
+        print(json.dumps(one(args.one[0], Path(args.one[1]), Path(args.one[2]))))
         return
     require_corpora()
-    n = int(sys.argv[sys.argv.index("--papers") + 1]) if "--papers" in sys.argv else 100_000
+    n = args.papers
     global RUN_COMMIT
     path = RESULTS / "build_scale.json"
     info = run_info({"corpora": "shared corpora (every reader) + near-copies"}, "ray", "pyarrow")
@@ -355,7 +379,7 @@ def main() -> None:
         path.write_text(json.dumps(result, indent=1) + "\n")
         print(f"wrote {path} ({section})", flush=True)
 
-    if "--cost-model" in sys.argv:  # recompute it for the run in progress from its saved rows; nothing runs
+    if args.cost_model:  # recompute it for the run in progress from its saved rows; nothing runs
         section = "throughput" if n >= 100_000 else f"throughput_{n // 1000}k"
         held = json.loads(path.read_text())
         part = held.get(f"{section}_in_progress") or held[section]
@@ -364,29 +388,26 @@ def main() -> None:
         path.write_text(json.dumps(held, indent=1) + "\n")
         print(json.dumps(part["cost_model"], indent=1))
         return
-    if "--skip-throughput" not in sys.argv:
+    if not args.skip_throughput:
         # 100 k and more: "throughput"; a smaller run has its own section ("throughput_10k"), so
         # it never replaces the large one nor its run in progress
         section = "throughput" if n >= 100_000 else f"throughput_{n // 1000}k"
         progress = f"{section}_in_progress"
         # the configurations finished so far, while the run lasts (the last full run stays)
         resume = None
-        if "--resume" in sys.argv:  # continue the run in progress (same n, same seeded input)
+        if args.resume:  # continue the run in progress (same n, same seeded input)
             held = json.loads(path.read_text()).get(progress, {})
             if held.get("corpus", {}).get("papers") != n:
                 raise SystemExit(f"--resume: no run in progress for {n} papers in {path}")
             resume = held["runs"]
-        def names(flag: str) -> tuple[str, ...]:
-            return tuple(sys.argv[sys.argv.index(flag) + 1].split(",")) if flag in sys.argv else ()
-
         partial = throughput(n, partial=lambda part: save(progress, part),
-                             resume=resume, together=names("--together"), only=names("--only"))
+                             resume=resume, together=args.together, only=args.only)
         if partial.get("complete") is False:
             save(progress, partial)
         else:
             save(section, partial, done=progress)
-    if "--topics" in sys.argv:
-        save("topics_26k", topics_quality())
+    if args.topics:
+        save("topics_26k", topics_quality(skip_map=args.skip_map))
 
 
 if __name__ == "__main__":
