@@ -86,9 +86,7 @@ def copy_library(name: str, tmp: Path):
 def collect(name: str, tmp: Path) -> dict:
     """Per query: the shipped top DEPTH (positions, scores), the cosine of the query to each
     candidate's label, the target's position; plus the label-embedding cost."""
-    from paperscope.search import hybrid, semantic
     from paperscope.search.embedder import get_embedder
-    from paperscope.search.engine import SearchEngine
 
     records = data.dedupe(data.CORPUS[name]())
     lib = copy_library(name, tmp)
@@ -103,16 +101,9 @@ def collect(name: str, tmp: Path) -> dict:
     label_cost = {"papers": len(labels), "wall_s": round(time.time() - t, 2),
                   "cpu_ms_per_label": round(1000 * (time.process_time() - c) / max(1, len(labels)), 2),
                   "mean_label_words": round(float(np.mean([len(x.split()) for x in labels])), 2)}
-    qs = [hybrid.prepare(q) for q in queries]
-    qvecs = lib.engine.embed([q.text for q in qs])
-    engine = SearchEngine(lib.store, ev.PrecomputedEmbedder(lib.engine.embedder, [q.text for q in qs], qvecs))
-    runs = []
-    with semantic.single_threaded_blas():
-        for q, qv, target in zip(qs, qvecs, targets):
-            r = engine.rank(q, mode="hybrid", limit=DEPTH)
-            pos = np.asarray(r.positions, np.int64)
-            runs.append({"pos": pos, "score": np.asarray(r.scores, np.float64),
-                         "lcos": lvec[pos] @ qv, "target": int(target)})
+    runs = shipped_top(lib, queries, targets, DEPTH)
+    for r in runs:
+        r["lcos"] = lvec[r["pos"]] @ r.pop("qv")
     by_title = {data.paper_id(lib, rec): rec["title"] for rec in records}
     rowid_of = lib.store.rowids_of_ids()
     pos_of = {r: i for i, r in enumerate(rowids)}
@@ -120,6 +111,24 @@ def collect(name: str, tmp: Path) -> dict:
     lib.close()
     return {"name": name, "runs": runs, "queries": queries, "labels": labels, "matrix": matrix,
             "titles": title_at, "label_cost": label_cost}
+
+
+def shipped_top(lib, queries: list[str], targets: list[int], depth: int) -> list[dict]:
+    """Per query: the shipped hybrid top `depth` (positions, scores), the target's position and
+    the query vector (`qv`)."""
+    from paperscope.search import hybrid, semantic
+    from paperscope.search.engine import SearchEngine
+
+    qs = [hybrid.prepare(q) for q in queries]
+    qvecs = lib.engine.embed([q.text for q in qs])
+    engine = SearchEngine(lib.store, ev.PrecomputedEmbedder(lib.engine.embedder, [q.text for q in qs], qvecs))
+    runs = []
+    with semantic.single_threaded_blas():
+        for q, qv, target in zip(qs, qvecs, targets):
+            r = engine.rank(q, mode="hybrid", limit=depth)
+            runs.append({"pos": np.asarray(r.positions, np.int64), "score": np.asarray(r.scores, np.float64),
+                         "target": int(target), "qv": qv})
+    return runs
 
 
 METHODS = {  # how the label cosine enters; w = 0 is the shipped order in both
@@ -223,7 +232,7 @@ def compare(b, a) -> dict:
             "queries_up_down": [int((rr(a) > rr(b)).sum()), int((rr(a) < rr(b)).sum())]}
 
 
-def dev(args) -> dict:
+def dev() -> dict:
     per, runs_of, pooled_runs = {}, {}, []
     with tempfile.TemporaryDirectory() as tmp:
         for name in DEV:
@@ -269,31 +278,37 @@ def heldout(result: dict) -> dict:
     return out
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser()
+def staged(description: str, out: Path, dev_stage, heldout_stage, show) -> int:
+    """The two-stage protocol of these experiments: `--stage dev` writes `out` from the
+    development corpora; `--stage heldout` adds ICML 2024 to it, once; `show(result)` is printed."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--stage", choices=("dev", "heldout"), required=True)
     args = ap.parse_args()
     if not data.available():
         print("corpora not found: skipped")
         return 0
     if args.stage == "dev":
-        result = dev(args)
+        result = dev_stage()
     else:
-        result = json.loads(OUT.read_text())
-        if "icml2024" in result:
+        result = json.loads(out.read_text())
+        if HELDOUT in result:
             print("ICML 2024 already evaluated once; not run again")
             return 1
-        result["icml2024"] = heldout(result)
-    OUT.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+        result[HELDOUT] = heldout_stage(result)
+    out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+    print(json.dumps(show(result), indent=1))
+    return 0
+
+
+def summary(result: dict) -> dict:
     show = {k: result[k] for k in ("dev_pooled_mrr@10", "chosen", "best_nonzero")}
     show["per_corpus"] = {n: {k: v for k, v in d.items() if k != "failures_shipped"} for n, d in result["dev"].items()}
-    if "icml2024" in result:
-        show["icml2024"] = {k: v for k, v in result["icml2024"].items() if k not in ("failures_shipped", "run")}
-    print(json.dumps(show, indent=1))
-    return 0
+    if HELDOUT in result:
+        show[HELDOUT] = {k: v for k, v in result[HELDOUT].items() if k not in ("failures_shipped", "run")}
+    return show
 
 
 if __name__ == "__main__":
     os.environ.setdefault("PAPERSCOPE_LOG", "warning")
     os.environ.setdefault("PAPERSCOPE_THREADS", "1")
-    sys.exit(main())
+    sys.exit(staged(__doc__.split("\n")[0], OUT, dev, heldout, summary))
