@@ -31,6 +31,7 @@ MAX_TOKENS = 256
 # masks padding (batching leaves vectors equal) and runs length-sorted batches of 8.
 BATCH = 8
 INT8_BATCH = 1
+TOKENIZE_WINDOW = 256  # texts tokenized per call (see Embedder.token_ids)
 MODEL_NAME = "all-MiniLM-L6-v2-onnx-int8"  # the packaged model (and its tokenizer's folder)
 # Stored with every vector: change it and every library re-embeds. The built int8 graph and the
 # packaged graph keep one id: same weights (the int8 MatMul weights are bit-identical), paper
@@ -203,8 +204,21 @@ class Embedder:
         self.max_tokens = max_tokens
         self._inputs = {i.name for i in self.session.get_inputs()}  # type: ignore[attr-defined]
 
+    def _encodings(self, texts: Sequence[str]):
+        """The texts' tokenizer Encodings, TOKENIZE_WINDOW at a time: an Encoding holds ~36 KB
+        for an abstract (ids, offsets, token strings, masks, the tokens cut off by truncation),
+        so 100 k abstracts tokenized in one call held 3.8 GB at once
+        (benchmarks/tokenize_memory.py). Windows cost no speed (less CPU, if anything)."""
+        texts = list(texts)
+        for start in range(0, len(texts), TOKENIZE_WINDOW):
+            yield from self.tokenizer.encode_batch(texts[start:start + TOKENIZE_WINDOW])
+
+    def token_ids(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Each text's token ids (int32: ~1 KB for an abstract)."""
+        return [np.asarray(e.ids, dtype=np.int32) for e in self._encodings(texts)]
+
     def token_counts(self, texts: Sequence[str]) -> list[int]:
-        return [len(e.ids) for e in self.tokenizer.encode_batch(list(texts))]
+        return [len(e.ids) for e in self._encodings(texts)]
 
     def embed(self, texts: Sequence[str], batch_size: int | None = None,
               progress: Callable[[int, int], None] | None = None) -> np.ndarray:
@@ -213,13 +227,13 @@ class Embedder:
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         if not texts:
             return out
-        encodings = self.tokenizer.encode_batch(texts)
-        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        tokens = self.token_ids(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(tokens[i]))
         chunks = [order[start:start + batch_size] for start in range(0, len(order), batch_size)]
         done = 0
         if self.lanes == 1 or len(chunks) == 1:
             for chunk in chunks:
-                out[chunk] = self._run([encodings[i].ids for i in chunk])
+                out[chunk] = self._run([tokens[i] for i in chunk])
                 done += len(chunk)
                 if progress:
                     progress(done, len(texts))
@@ -228,14 +242,14 @@ class Embedder:
 
         # Each chunk's vector depends on that chunk only, so the lanes change speed, not results.
         with ThreadPoolExecutor(max_workers=min(self.lanes, len(chunks)), thread_name_prefix="paperscope-embed") as pool:
-            for chunk, vectors in zip(chunks, pool.map(lambda c: self._run([encodings[i].ids for i in c]), chunks)):
+            for chunk, vectors in zip(chunks, pool.map(lambda c: self._run([tokens[i] for i in c]), chunks)):
                 out[chunk] = vectors
                 done += len(chunk)
                 if progress:
                     progress(done, len(texts))
         return out
 
-    def _run(self, token_ids: list[list[int]]) -> np.ndarray:
+    def _run(self, token_ids: list[np.ndarray]) -> np.ndarray:
         width = max(len(ids) for ids in token_ids)
         ids = np.zeros((len(token_ids), width), dtype=np.int64)
         mask = np.zeros_like(ids)
