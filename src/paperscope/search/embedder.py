@@ -31,7 +31,7 @@ MAX_TOKENS = 256
 # masks padding (batching leaves vectors equal) and runs length-sorted batches of 8.
 BATCH = 8
 INT8_BATCH = 1
-TOKENIZE_WINDOW = 256  # texts tokenized per call (see Embedder.token_ids)
+TOKENIZE_WINDOW = 256  # texts tokenized per call (see Embedder._encodings)
 MODEL_NAME = "all-MiniLM-L6-v2-onnx-int8"  # the packaged model (and its tokenizer's folder)
 # Stored with every vector: change it and every library re-embeds. The built int8 graph and the
 # packaged graph keep one id: same weights (the int8 MatMul weights are bit-identical), paper
@@ -204,7 +204,7 @@ class Embedder:
         self.max_tokens = max_tokens
         self._inputs = {i.name for i in self.session.get_inputs()}  # type: ignore[attr-defined]
 
-    def _encodings(self, texts: Sequence[str]):
+    def _encodings(self, texts: Sequence[str]) -> Iterator:
         """The texts' tokenizer Encodings, TOKENIZE_WINDOW at a time: an Encoding holds ~36 KB
         for an abstract (ids, offsets, token strings, masks, the tokens cut off by truncation),
         so 100 k abstracts tokenized in one call held 3.8 GB at once
