@@ -77,7 +77,7 @@ def map_command(
             out.write_text(render_html(points, rows, title), encoding="utf-8")
         else:
             render_image(points, rows, out, title)
-    console.print(f"wrote {out} ({len(points)} papers, {len(rows)} topics)", highlight=False)
+    console.print(f"wrote {out} ({len(points)} papers, {len(rows)} topics)", highlight=False, markup=False)
 
 
 @app.command()
@@ -116,7 +116,7 @@ def compare(
         kinds = ", ".join(f"{k} {v}" for k, v in result["paper_types"][name].items())
         console.print(f"[bold]paper types in {escape(name)}:[/] {escape(kinds)}")
     if out is not None:
-        console.print(f"wrote {out}", highlight=False)
+        console.print(f"wrote {out}", highlight=False, markup=False)
 
 
 @app.command()

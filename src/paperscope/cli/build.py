@@ -43,7 +43,7 @@ def build(
     console.print(f"build {out}: {c['papers']} papers, {c['memberships']} memberships in {report['shards']} shards "
                   f"({report['shards_skipped']} already done); computed {report['computed']} texts, "
                   f"reused {report['reused']}; engine {report['engine']} with {report['workers']} worker(s)",
-                  highlight=False)
+                  highlight=False, markup=False)
 
 
 @app.command()
@@ -61,4 +61,4 @@ def load(
     console.print(f"load {folder}: +{report['added']} papers, {report['updated']} updated, "
                   f"{report['unchanged']} unchanged, {report['memberships']} memberships added, "
                   f"{report['shards_skipped']} shards already loaded; library has {report['papers']} papers",
-                  highlight=False)
+                  highlight=False, markup=False)

@@ -8,6 +8,7 @@ from typing import Any, Callable, Iterator, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..filters import YEAR_HELP
@@ -87,8 +88,6 @@ def open_library(readonly: bool = False):
 def title_markup(paper: dict, style: str = "") -> str:
     """A paper's title as Rich markup; a label derived from the abstract (the list gave no
     title) carries a dim "(derived)" mark, as on the web pages."""
-    from rich.markup import escape
-
     from ..emphasis import md_plain
 
     title = paper.get("title")
@@ -98,7 +97,8 @@ def title_markup(paper: dict, style: str = "") -> str:
 
 
 def fail(message: str, code: int = 1) -> None:
-    err_console.print(f"[bold red]error:[/] {message}", markup=True, highlight=False)
+    """Print `message` (plain text: a path, an exception, a hint with [brackets] stays whole) and exit."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 

@@ -110,7 +110,7 @@ def stats(as_json: bool = typer.Option(False, "--json")) -> None:
     for col in ("collection", "papers", "lists"):
         table.add_column(col)
     for c in data["collections"]:
-        table.add_row(c["name"], str(c["papers"]), str(c["lists"]))
+        table.add_row(escape(c["name"]), str(c["papers"]), str(c["lists"]))
     console.print(table)
 
 
@@ -120,4 +120,4 @@ def remove(collection: str = typer.Option(..., "--collection", help='e.g. "ICML 
     with user_errors(), open_library() as lib:
         out = lib.remove_collection(collection)
     console.print(f"removed {collection}: {out['memberships']} memberships, {out['papers_removed']} papers",
-                  highlight=False)
+                  highlight=False, markup=False)

@@ -51,4 +51,4 @@ def copy_library(source: str = typer.Argument(..., help="Library to copy from: a
         return
     console.print(f"copied {counts['papers']} papers, {counts['memberships']} memberships, "
                   f"{counts['embeddings']} embeddings, {counts['user_tags']} tags, {counts['user_marks']} marks "
-                  f"into {target.path}", highlight=False)
+                  f"into {target.path}", highlight=False, markup=False)

@@ -68,8 +68,8 @@ def match(
     for h in hits:
         p = h.paper
         where = " ".join(str(x) for x in (p.get("venue"), p.get("year")) if x)
-        title = escape(p.get("title") or p.get("label") or "(untitled)")
-        console.print(f"[bold]{h.rank:>3}.[/] [bold cyan]{title}[/]  [dim]{escape(where)} · {h.id} · "
+        title = p.get("title") or p.get("label") or "(untitled)"
+        console.print(f"[bold]{h.rank:>3}.[/] [bold cyan]{escape(title)}[/]  [dim]{escape(where)} · {h.id} · "
                       f"score {h.score:.3f}[/]", highlight=False)
         ev = h.why or {}
         drivers = ev.get("profile") or []

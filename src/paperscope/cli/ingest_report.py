@@ -77,16 +77,17 @@ def print_stopped(exc: BaseException, phase: str) -> None:
     if report is None:
         if phase in DERIVED:
             err_console.print(f"{why} while computing derived data ({phase}): every record read is in the "
-                              f"library; run the same command again to finish the derived data.", highlight=False)
+                              f"library; run the same command again to finish the derived data.", highlight=False,
+                              markup=False)
         else:
-            err_console.print(f"{why} before any record was written: the library is as it was.", highlight=False)
+            err_console.print(f"{why} before any record was written: the library is as it was.", highlight=False, markup=False)
         return
     done = [f for f in report.files if f.records or f.error]
     cut = report.files[-1] if report.files else None
     err_console.print(
         f"{why}: kept {report.total('added')} new papers, {report.total('merged')} merged and "
         f"{report.total('unchanged')} unchanged, from {len(done)} file(s) in whole batches"
-        + (f"; {escape(Path(cut.path).name)} was cut after its last whole batch (the batch in flight was rolled back)"
+        + (f"; {Path(cut.path).name} was cut after its last whole batch (the batch in flight was rolled back)"
            if cut is not None else "")
         + ". Run the same command again to finish: what is in is recognised, nothing is duplicated.",
-        highlight=False)
+        highlight=False, markup=False)

@@ -102,7 +102,7 @@ def _show(hits: list[Hit], as_json: bool, explain: bool, empty: str) -> None:
     if as_json:
         print_json([h.to_json() for h in hits])
     elif not hits:
-        console.print(empty, style="dim")
+        console.print(empty, style="dim", markup=False)
     else:
         print_hits(hits, explain)
 

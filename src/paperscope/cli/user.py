@@ -169,7 +169,7 @@ def export_cmd(fmt: str = typer.Option(..., "--format", "-f", help="bibtex | ris
         tmp = output.with_name(output.name + ".tmp")
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(output)  # never a half-written file
-        err_console.print(f"wrote {output}", highlight=False)
+        err_console.print(f"wrote {output}", highlight=False, markup=False)
     else:
         typer.echo(text, nl=False)
 

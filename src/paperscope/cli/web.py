@@ -51,7 +51,7 @@ def serve(
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
     bound_port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    console.print(f"paperscope: serving {path} at http://{shown}:{bound_port}/", highlight=False)
+    console.print(f"paperscope: serving {path} at http://{shown}:{bound_port}/", highlight=False, markup=False)
     if not is_loopback(host):
         console.print("write endpoints (tags, notes): " + ("enabled with the token" if token else
                       "disabled (bound to a non-loopback address without --token / $PAPERSCOPE_TOKEN)"),
