@@ -36,6 +36,7 @@ class FileReport:
     unchanged: int = 0
     duplicates: int = 0  # same paper twice in one file
     skipped: int = 0
+    titles_filled: int = 0  # merged papers that had no title and got this record's
     problems: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)  # nothing lost, but worth knowing
     left_out: list[Problem] = field(default_factory=list)  # not papers (workshops, prefaces)
@@ -45,7 +46,8 @@ class FileReport:
     def to_dict(self) -> dict[str, Any]:
         return {"path": self.path, "format": self.format, "records": self.records,
                 "added": self.added, "merged": self.merged, "unchanged": self.unchanged,
-                "duplicates": self.duplicates, "skipped": self.skipped, "error": self.error,
+                "duplicates": self.duplicates, "skipped": self.skipped,
+                "titles_filled": self.titles_filled, "error": self.error,
                 "left_out": [{"source": p.source, "line": p.line, "reason": p.reason} for p in self.left_out],
                 "problems": [{"source": p.source, "line": p.line, "reason": p.reason} for p in self.problems],
                 "warnings": [{"source": p.source, "line": p.line, "reason": p.reason} for p in self.warnings]}
@@ -70,7 +72,8 @@ class IngestReport:
     def to_dict(self) -> dict[str, Any]:
         return {"added": self.total("added"), "merged": self.total("merged"),
                 "unchanged": self.total("unchanged"), "duplicates": self.total("duplicates"),
-                "skipped": self.total("skipped"), "skip_reasons": dict(self.skip_reasons()),
+                "skipped": self.total("skipped"), "titles_filled": self.total("titles_filled"),
+                "skip_reasons": dict(self.skip_reasons()),
                 "left_out": sum(len(f.left_out) for f in self.files),
                 "files": [f.to_dict() for f in self.files], "merges": self.merges,
                 "derived": self.derived}
@@ -162,7 +165,8 @@ class Ingester:
     def _write_batch(self, batch: list[Record], fr: FileReport, digest: str, fmt: str,
                      report: IngestReport) -> None:
         """One transaction; when it fails, the report forgets what the batch had counted."""
-        counts = {k: getattr(fr, k) for k in ("records", "added", "merged", "unchanged", "duplicates", "skipped")}
+        counts = {k: getattr(fr, k) for k in ("records", "added", "merged", "unchanged", "duplicates", "skipped",
+                                              "titles_filled")}
         lengths = (len(fr.problems), len(report.merges))
         self._new_ids: list[str] = []
         try:
@@ -201,6 +205,7 @@ class Ingester:
                     fr.added += 1
                 elif kind == "merged" or new_member:
                     fr.merged += 1
+                    fr.titles_filled += "title" in outcome[2]
                     if len(report.merges) < MAX_MERGES_LISTED:
                         report.merges.append({"paper": pid, "from": f"{rec.source}:{rec.line}",
                                               "filled": outcome[2]})

@@ -20,7 +20,7 @@ from bibtexparser.model import Entry, ParsingFailedBlock, String
 
 from ..model import Problem, Record
 from .base import ReadContext, describe_error
-from .fields import flip_name, parse_keywords
+from .fields import NotAPaper, flip_name, parse_keywords
 from .textio import TextSource
 from .venues import canonical_venue, venue_in, year_in
 
@@ -148,6 +148,8 @@ def _strip_braces(text: str) -> str:
 
 
 def _record(entry: Entry, line: int) -> Record:
+    if str(entry.entry_type).lower() == "proceedings":  # a PMLR volume's bibliography opens with it
+        raise NotAPaper("the volume's own @Proceedings entry")
     fields = {k.lower(): str(f.value) for k, f in entry.fields_dict.items() if not isinstance(f, String)}
     rec = Record(abstract=fields.get("abstract", ""), source="", line=line, title=fields.get("title"))
     authors = re.split(r"\s+and\s+", " ".join(fields.get("author", "").split()))
@@ -171,5 +173,7 @@ def _record(entry: Entry, line: int) -> Record:
         urls["paper"] = urls["paper"] or f"https://arxiv.org/abs/{eprint}"
     elif doi:
         rec.external_id = doi
+    elif str(entry.key).startswith("pmlr-v"):  # PMLR's key: the same id as its posts give
+        rec.external_id = str(entry.key)
     rec.urls = {k: v.strip() for k, v in urls.items() if v and v.strip()}
     return rec

@@ -4,7 +4,9 @@ Field names are matched case- and punctuation-insensitively against aliases (`Ab
 `abstract_text`, `paperAbstract` ...). Understood shapes besides the generic one:
 
 * OpenReview notes, API v1 and v2 (`content.title.value`; `id`/`forum` -> OpenReview link and
-  external id; `content.venue` such as `ICLR 2024 poster` -> venue, year and status);
+  external id; `content.venue` such as `ICLR 2024 poster` -> venue, year and status; in API v1,
+  where the decision is a reply note, the decision among `details.directReplies`, as
+  `details=directReplies` returns it: `openreview_decision`);
 * arXiv metadata snapshot lines (`categories` -> keywords, venue arXiv, year of the first version);
 * conference virtual-site exports (`virtualsite_url` on icml.cc / iclr.cc / neurips.cc tells
   venue and year; events whose `type` is not a paper, such as workshops, tutorials and talks,
@@ -277,8 +279,30 @@ def record_from(obj: dict, line: int, notes: list[str] | None = None) -> Record:
     return rec
 
 
+def openreview_decision(note: dict) -> str | None:
+    """The decision of an OpenReview note from its replies (`details.directReplies`: a decision,
+    acceptance decision or meta-review note with `decision` or `recommendation`), else None."""
+    details = note.get("details")
+    replies = details.get("directReplies") if isinstance(details, dict) else None
+    for reply in replies if isinstance(replies, list) else []:
+        if not isinstance(reply, dict) or not isinstance(reply.get("content"), dict):
+            continue
+        invitations = reply.get("invitations") or [reply.get("invitation")]
+        kind = " ".join(str(i) for i in invitations if isinstance(i, str))
+        if not re.search(r"Decision|Meta_Review", kind):
+            continue
+        for key in ("decision", "recommendation"):
+            value = reply["content"].get(key)
+            value = value.get("value") if isinstance(value, dict) else value
+            if isinstance(value, str) and value.strip():
+                return value.strip()[:MAX_VENUE_TEXT]
+    return None
+
+
 def _venue_year_status(rec: Record, fields: dict, is_arxiv: bool, notes: list[str] | None) -> None:
     raw_status = pick(fields, "status")
+    if raw_status is None and isinstance(fields.get("details"), dict):
+        raw_status = openreview_decision({"details": fields["details"]})
     rec.status = status_from(_text(raw_status)) if raw_status is not None else None
     venue_text = text_field(pick(fields, "venue"), "venue", notes)
     if venue_text and len(venue_text) > MAX_VENUE_TEXT:

@@ -1,0 +1,302 @@
+"""Real HTTP servers on 127.0.0.1 answering as the paper sources do, and misbehaving on demand.
+
+    with SourceServer(openreview=source_data.openreview_v2(), ...) as server:
+        server.url                                  # http://127.0.0.1:PORT (every source on it)
+        server.add(Fault("429", source="openreview", page=1, times=2, value=1))
+        server.served[("openreview", 1000)]         # complete 200 answers per (source, page)
+
+Routes (the real wire formats, see `source_data.py`):
+  GET  /notes?content.venueid=ID&limit=&offset=      OpenReview API v2 -> {"notes": [...], "count": N}
+  GET  /notes?invitation=INV&details=directReplies   OpenReview API v1 (same paging)
+  POST /login {"id", "password"}                      -> {"token": ..., "user": {...}}
+  GET  /static/virtual/data/{conf}-{year}-orals-posters.json   virtual site -> {"count", "results"}
+  GET  /v{N}/assets/bib/bibliography.bib             a PMLR volume's BibTeX
+
+Faults (`Fault(kind, source="*", page=None, times=1, value=None)`; `page` is the request's
+offset, 0 for one-file sources; None: any page): "429" (Retry-After: value s), "500", "reset"
+(the connection is reset before an answer), "truncate" (a 200 whose JSON is cut), "slow" (the
+answer waits value s), "block" (the answer waits until `server.release()`; `server.blocked`
+is set when a request is held), "login" (403 without a token from POST /login), "cap" (pages
+hold at most value notes, whatever the limit), "overlap" (each page after the first starts
+value notes early: duplicates across pages), "grow" (after the first page, value more notes
+exist: the count changes mid-run), "hostile" (the notes carry script tags, a huge field and
+invalid UTF-8). `times` counts how often a fault fires (None: always).
+
+Standalone, for transcripts and benchmarks:
+  python tests/source_servers.py --port 8765 [--corpora ../shared/corpora] [--fault 429:openreview]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import socket
+import struct
+import sys
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import source_data  # noqa: E402
+
+USER = ("reader@example.org", "correct horse")
+_VIRTUAL = re.compile(r"^/static/virtual/data/([a-z0-9]+)-(\d{4})-orals-posters\.json$")
+_PMLR = re.compile(r"^/v(\d+)/assets/bib/bibliography\.bib$")
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request, client_address) -> None:
+        if not isinstance(sys.exc_info()[1], (ConnectionError, BrokenPipeError, OSError)):
+            super().handle_error(request, client_address)
+
+
+@dataclass
+class Fault:
+    kind: str
+    source: str = "*"
+    page: int | None = None
+    times: int | None = 1
+    value: float = 1
+
+
+class SourceServer:
+    def __init__(self, *, openreview: dict | None = None, openreview_v1: dict | None = None,
+                 virtual: dict | None = None, pmlr: dict | None = None, port: int = 0):
+        self.v2 = {k: list(v) for k, v in (openreview or {}).items()}
+        self.v1 = {k: list(v) for k, v in (openreview_v1 or {}).items()}
+        self.virtual = virtual or {}  # (conf, year) -> results
+        self.pmlr = pmlr or {}  # volume -> bib text
+        self.faults: list[Fault] = []
+        self.requests: Counter = Counter()  # (source, page) -> requests received
+        self.served: Counter = Counter()  # (source, page) -> complete 200 answers
+        self.tokens: set[str] = set()
+        self.blocked = threading.Event()
+        self._release = threading.Event()
+        self._lock = threading.Lock()
+        self._grown: set[str] = set()
+        self.httpd = _QuietServer(("127.0.0.1", port), _handler(self))
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> "SourceServer":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def add(self, *faults: Fault) -> "SourceServer":
+        self.faults.extend(faults)
+        return self
+
+    def release(self) -> None:
+        self._release.set()
+
+    def fault(self, kind: str, source: str, page: int, consume: bool = True) -> Fault | None:
+        """The first matching fault still armed (its count used up when `consume`)."""
+        with self._lock:
+            for f in self.faults:
+                if f.kind == kind and f.source in ("*", source) and f.page in (None, page) and f.times != 0:
+                    if consume and f.times is not None:
+                        f.times -= 1
+                    return f
+        return None
+
+
+def _handler(server: SourceServer):
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args) -> None:  # quiet
+            pass
+
+        def do_POST(self) -> None:
+            if urlsplit(self.path).path != "/login":
+                return self._send(404, {"name": "NotFoundError", "message": "no such route"})
+            length = int(self.headers.get("Content-Length") or 0)
+            try:
+                body = json.loads(self.rfile.read(length) or b"{}")
+            except ValueError:
+                return self._send(400, {"name": "ValidationError", "message": "body is not JSON"})
+            if (body.get("id"), body.get("password")) != USER:
+                return self._send(403, {"name": "ForbiddenError", "message": "Invalid username or password"})
+            token = f"tok-{len(server.tokens) + 1}"
+            server.tokens.add(token)
+            self._send(200, {"token": token, "user": {"id": "~Test_Reader1", "profile": {"id": "~Test_Reader1"}}})
+
+        def do_GET(self) -> None:
+            url = urlsplit(self.path)
+            query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+            if url.path == "/notes":
+                return self._notes(query)
+            m = _VIRTUAL.match(url.path)
+            if m:
+                results = server.virtual.get((m.group(1), int(m.group(2))))
+                if results is None:
+                    return self._send(404, {"detail": "Not found."})
+                return self._answer("virtual", 0, {"count": len(results), "next": None,
+                                                   "previous": None, "results": results})
+            m = _PMLR.match(url.path)
+            if m and m.group(1) in server.pmlr:
+                return self._answer("pmlr", 0, server.pmlr[m.group(1)].encode("utf-8"), "application/x-bibtex")
+            self._send(404, b"<html><body>404 Not Found</body></html>", "text/html")
+
+        # -------------------------------------------------------------- OpenReview
+        def _notes(self, query: dict) -> None:
+            if server.fault("login", "openreview", -1, consume=False):
+                auth = self.headers.get("Authorization", "")
+                if auth.removeprefix("Bearer ") not in server.tokens:
+                    return self._send(403, {"name": "ForbiddenError", "message": "Forbidden: log in to read notes"})
+            try:
+                offset, limit = int(query.get("offset", 0)), int(query.get("limit", 1000))
+            except ValueError:
+                return self._send(400, {"name": "ValidationError", "message": "offset and limit must be numbers"})
+            if "content.venueid" in query:
+                key, notes = query["content.venueid"], server.v2.get(query["content.venueid"])
+            elif query.get("invitation", "").endswith("/-/Submission"):  # v2: every submission
+                key = query["invitation"].removesuffix("/-/Submission")
+                found = [notes for venue, notes in server.v2.items() if venue.startswith(key)]
+                notes = [n for group in found for n in group] if found else None
+            else:
+                key, notes = query.get("invitation", ""), server.v1.get(query.get("invitation", ""))
+                if notes is not None and query.get("details") != "directReplies":
+                    notes = [{k: v for k, v in n.items() if k != "details"} for n in notes]
+            if notes is None:
+                return self._send(200, {"notes": [], "count": 0})
+            if offset > 0 and key not in server._grown:
+                grow = server.fault("grow", "openreview", offset)
+                if grow:
+                    server._grown.add(key)
+                    extra = [dict(n, id=f"{n['id']}x", forum=f"{n['forum']}x") for n in notes[: int(grow.value)]]
+                    for n in extra:
+                        n["content"] = dict(n["content"], abstract=_reworded(n["content"]["abstract"]))
+                    (server.v2 if "content.venueid" in query else server.v1)[key].extend(extra)
+                    notes = notes + extra
+            cap = server.fault("cap", "openreview", offset, consume=False)
+            limit = min(limit, 1000, int(cap.value) if cap else 1000)
+            overlap = server.fault("overlap", "openreview", offset, consume=False)
+            start = max(0, offset - int(overlap.value)) if overlap and offset > 0 else offset
+            page = notes[start:start + limit]
+            if server.fault("hostile", "openreview", offset):
+                return self._answer("openreview", offset, _hostile(page, len(notes)))
+            self._answer("openreview", offset, {"notes": page, "count": len(notes)})
+
+        # -------------------------------------------------------------- answers
+        def _answer(self, source: str, page: int, payload, ctype: str = "application/json") -> None:
+            server.requests[(source, page)] += 1
+            body = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
+            if server.fault("reset", source, page):
+                return self._reset()
+            f = server.fault("429", source, page)
+            if f:
+                return self._send(429, {"name": "RateLimitError", "message": "Too many requests"},
+                                  headers={"Retry-After": str(int(f.value))})
+            if server.fault("500", source, page):
+                return self._send(500, {"name": "Error", "message": "Internal server error"})
+            slow = server.fault("slow", source, page)
+            if slow:
+                time.sleep(slow.value)
+            if server.fault("block", source, page):
+                server.blocked.set()
+                server._release.wait(120)
+                return self._reset()
+            cut = server.fault("truncate", source, page) is not None
+            if cut:
+                body = body[: max(1, len(body) * 2 // 3)]
+            self._send(200, body, ctype)
+            if not cut:
+                server.served[(source, page)] += 1
+
+        def _send(self, status: int, payload, ctype: str = "application/json", headers: dict | None = None) -> None:
+            body = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
+            self.send_response(status)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            for k, v in (headers or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def _reset(self) -> None:
+            """Close with a TCP reset (SO_LINGER 0), no answer."""
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.close_connection = True
+            self.connection.close()
+
+    return Handler
+
+
+def _reworded(text: str) -> str:
+    return "A newly accepted paper. " + text[::-1][:400] + " " + text[:400]
+
+
+def _hostile(page: list[dict], count: int) -> bytes:
+    """The page as JSON bytes, its notes carrying what hostile files carry."""
+    bad = [json.loads(json.dumps(n)) for n in page]
+    for i, note in enumerate(bad):
+        content = note["content"]
+        title = content["title"]
+        if isinstance(title, dict):
+            title["value"] = f"<script>alert({i})</script><img src=x onerror=alert(1)> " + title["value"]
+        else:
+            content["title"] = f"<script>alert({i})</script> " + title
+        if i == 0:
+            content["abstract"] = {"value": "word " * 2_000_000} if isinstance(title, dict) else "word " * 2_000_000
+        if i == 1:
+            content["authors"] = {"value": [["nested"] * 3] * 5000} if isinstance(title, dict) else [{"x": 1}] * 5000
+    text = json.dumps({"notes": bad, "count": count})
+    # invalid UTF-8 inside the third note's title, as a broken server would send it
+    marker = "<script>alert(2)</script>"
+    return text.encode("utf-8").replace(marker.encode(), marker.encode() + b"\xff\xfe\xc3(", 1)
+
+
+def from_corpora(corpora: Path | None, *, port: int = 0) -> SourceServer:
+    """A server holding the bundled fixtures and, with `corpora`, the shared corpora too."""
+    repo = Path(__file__).resolve().parents[1]
+    events = repo / "examples" / "proceedings" / "icml2024_posters.json.gz"
+    v2 = source_data.openreview_v2()
+    v1 = source_data.openreview_v1()
+    pmlr = dict([source_data.pmlr_bib_from_events(events)])
+    if corpora:
+        v2 = source_data.openreview_v2(corpora / "iclr2024_openreview" / "iclr2024_accepted.json",
+                                       corpora / "dylanjoo_openreview" / "ICLR" / "ICLR18_submissions.csv")
+        v1 = source_data.openreview_v1(corpora / "dylanjoo_openreview" / "ICLR" / "ICLR18_submissions.csv")
+        events = corpora / "icml2024_events" / "icml2024_events.json"
+        for folder in sorted(corpora.glob("pmlr_v*")):
+            pmlr.update([source_data.pmlr_bib(folder)])
+    virtual = {("icml", 2024): source_data.virtual_results(events)}
+    return SourceServer(openreview=v2, openreview_v1=v1, virtual=virtual, pmlr=pmlr, port=port)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--corpora", type=Path, help="the shared corpora folder (default: bundled fixtures only)")
+    parser.add_argument("--fault", action="append", default=[],
+                        help="KIND[:SOURCE[:PAGE[:TIMES[:VALUE]]]], e.g. 429:openreview:1000:2:1")
+    args = parser.parse_args(argv)
+    server = from_corpora(args.corpora, port=args.port)
+    for spec in args.fault:
+        kind, source, page, times, value = (spec.split(":") + [None] * 4)[:5]
+        server.add(Fault(kind, source or "*", int(page) if page not in (None, "", "*") else None,
+                         None if times == "always" else int(times or 1), float(value or 1)))
+    with server:
+        print(f"serving {server.url}  (PAPERSCOPE_OPENREVIEW_URL / PAPERSCOPE_VIRTUAL_URL / "
+              f"PAPERSCOPE_PMLR_URL={server.url}); Ctrl-C stops", flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()
