@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from . import sources
+from .sources.fields import YEAR_MAX, YEAR_MIN, is_year
+from .sources.textio import path_text
 from .model import InputError, Problem, Record, clean_text, content_hash, latex_to_plain, match_key, paper_id_for
 
 BATCH = 500
@@ -95,10 +97,12 @@ class Ingester:
         self.progress = progress or (lambda phase, done, total: None)
         if fmt and fmt not in sources.FORMATS:
             raise InputError(f"unknown format {fmt!r}; choose one of: {', '.join(sources.FORMATS)}")
+        if year is not None and not is_year(year):
+            raise InputError(f"--year {year!r} is not a year between {YEAR_MIN} and {YEAR_MAX}")
 
     def run(self, paths: Iterable[str | Path]) -> IngestReport:
         report = IngestReport()
-        given = [Path(p) for p in paths]
+        given = [_given_path(p) for p in paths]
         for p in given:
             if not p.exists():
                 raise InputError(f"{p}: no such file or directory")
@@ -117,7 +121,7 @@ class Ingester:
 
     # ------------------------------------------------------------------ one file
     def _ingest_file(self, path: Path, report: IngestReport) -> FileReport:
-        fr = FileReport(path=str(path))
+        fr = FileReport(path=path_text(path))
         report.files.append(fr)
         try:
             fmt = self.fmt or sources.detect(path)
@@ -184,7 +188,7 @@ class Ingester:
         store = self.store
         seen_here = fr.seen
         with store.transaction():
-            source_id = store.source_id(str(Path(fr.path).resolve()), digest, fmt)
+            source_id = store.source_id(path_text(Path(fr.path).resolve()), digest, fmt)
             for rec in batch:
                 venue = rec.venue or self.venue
                 year = rec.year or self.year
@@ -271,6 +275,13 @@ class Ingester:
         store.add_keys(existing, keys)
         filled = sorted(k for k in changes if k not in ("title_source", "text_hash", "label"))
         return ("merged" if filled else "unchanged"), existing, filled
+
+
+def _given_path(p: str | Path) -> Path:
+    """A path the user named; an empty one is refused (Path("") would be the current folder)."""
+    if not str(p).strip():
+        raise InputError("empty path: name a list file or a folder of them")
+    return Path(p)
 
 
 def _sha256(path: Path) -> str:

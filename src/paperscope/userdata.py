@@ -38,13 +38,19 @@ def resolve_id(store, ref: str) -> str:
 
 
 def resolve_ids(store, refs: Iterable[str]) -> list[str]:
+    """Ids from refs (each an id, a prefix or a comma-separated list of them); refs that are
+    all blank ("", " , ") are an error, not a silent no-op."""
     out: list[str] = []
+    given = False
     for ref in refs:
+        given = True
         for part in str(ref).split(","):
             if part.strip():
                 pid = resolve_id(store, part)
                 if pid not in out:
                     out.append(pid)
+    if given and not out:
+        raise InputError("empty paper id: give an id or a unique prefix of at least 4 characters")
     return out
 
 

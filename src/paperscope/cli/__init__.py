@@ -5,7 +5,7 @@ Exit codes: 0 success, 1 user error (bad input, unknown id), 2 usage error.
 """
 from __future__ import annotations
 
-from .common import app, main
+from .common import app, guard_arguments, main
 
 # Command modules register themselves on import.
 from . import core as _core_commands  # noqa: F401,E402  ingest, list, show, stats, remove
@@ -17,5 +17,7 @@ from . import expertise as _expertise_commands  # noqa: F401,E402  match, review
 from . import build as _build_commands  # noqa: F401,E402  build, load
 from . import db as _db_commands  # noqa: F401,E402  db start|stop, copy
 from . import assistant as _assistant_commands  # noqa: F401,E402  mcp
+
+guard_arguments(app)  # after every command is registered
 
 __all__ = ["app", "main"]

@@ -1,10 +1,13 @@
 """Shared CLI plumbing: the Typer app, the global --db option, output helpers, error handling."""
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import sys
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Optional
+from pathlib import Path
+from typing import Any, Callable, Iterator, Optional, get_type_hints
 
 import typer
 from rich.console import Console
@@ -100,6 +103,62 @@ def fail(message: str, code: int = 1) -> None:
     """Print `message` (plain text: a path, an exception, a hint with [brackets] stays whole) and exit."""
     err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
+
+
+def path_arg(value: Any) -> Path:
+    """A path from the command line; an empty one names nothing (Path("") would silently be
+    the current folder). Bytes that are not UTF-8 are kept: file names may hold them."""
+    if isinstance(value, Path):
+        return value
+    if not str(value).strip():
+        raise typer.BadParameter("an empty path names nothing (use . for the current folder)")
+    return Path(value)
+
+
+def _not_text(value: Any) -> str | None:
+    """Why a command-line value is not text we can keep (None when it is)."""
+    for v in value if isinstance(value, (list, tuple)) else [value]:
+        if isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                return "is not valid UTF-8 text (check the terminal's or the script's encoding)"
+            if "\x00" in v:
+                return "contains a NUL character"
+    return None
+
+
+def guard_arguments(typer_app: typer.Typer) -> None:
+    """Check every command's arguments at the door, once for all commands: paths go through
+    `path_arg`; every other text value must be valid UTF-8 (invalid bytes in argv arrive as
+    lone surrogates, which the store, the tokenizer and the terminal cannot take)."""
+    groups = [typer_app, *(g.typer_instance for g in typer_app.registered_groups)]
+    for group in groups:
+        for command in group.registered_commands:
+            command.callback = _guarded(command.callback)
+
+
+def _guarded(callback: Callable[..., Any]) -> Callable[..., Any]:
+    hints = get_type_hints(callback)
+    texts: dict[str, str] = {}
+    for name, param in inspect.signature(callback).parameters.items():
+        info = param.default
+        if "Path" in str(hints.get(name)):
+            if getattr(info, "parser", "absent") is None:
+                info.parser = path_arg
+        else:
+            decls = [d for d in getattr(info, "param_decls", None) or () if d.startswith("--")]
+            texts[name] = decls[0] if decls else name.upper()
+
+    @functools.wraps(callback)
+    def checked(**kwargs: Any) -> Any:
+        for name, shown in texts.items():
+            problem = _not_text(kwargs.get(name))
+            if problem:
+                fail(f"{shown} {problem}", 2)
+        return callback(**kwargs)
+
+    return checked
 
 
 def print_json(data: Any) -> None:

@@ -25,7 +25,7 @@ from typing import Callable, Iterator
 
 from ..model import Problem, Record, clean_text, decode_entities, latex_to_plain, match_key
 from .fields import FieldError, NotAPaper
-from .textio import TextSource
+from .textio import TextSource, path_text
 from .venues import canonical_venue, venue_in, venue_year
 
 MIN_ABSTRACT_WORDS = 15
@@ -101,7 +101,7 @@ class ReadContext:
 
     @classmethod
     def create(cls, path: str | os.PathLike, venue: str | None, year: int | str | None) -> "ReadContext":
-        return cls(os.fspath(path), canonical_venue(venue), int(year) if year not in (None, "") else None)
+        return cls(path_text(path), canonical_venue(venue), int(year) if year not in (None, "") else None)
 
     def problem(self, line: int, reason: str, fatal: bool = False) -> Problem:
         self.yielded += 1

@@ -211,6 +211,14 @@ def parse_keywords(value: Any, spaces: bool = False) -> list[str]:
     return [text] if text else []
 
 
+YEAR_MIN, YEAR_MAX = 1950, 2099  # the years a paper list can be about
+
+
+def is_year(value: Any) -> bool:
+    """Whether `value` is a year a library can hold (an int, not a bool, in range)."""
+    return isinstance(value, int) and not isinstance(value, bool) and YEAR_MIN <= value <= YEAR_MAX
+
+
 def parse_year(value: Any) -> int | None:
     """A year from a number (a year, or OpenReview's milliseconds since 1970) or the first
     plausible year (1950-2099) in a text; None for anything else (NaN, 1e400, -5, 20240)."""
@@ -219,11 +227,11 @@ def parse_year(value: Any) -> int | None:
     if isinstance(value, (int, float)):
         if isinstance(value, float) and not math.isfinite(value):
             return None
-        if 1950 <= value <= 2099:
+        if YEAR_MIN <= value <= YEAR_MAX:
             return int(value)
         if 10**11 < value < 10**14:  # OpenReview cdate: milliseconds since 1970 (up to ~5100)
             year = datetime.fromtimestamp(value / 1000, tz=timezone.utc).year
-            return year if 1950 <= year <= 2099 else None
+            return year if YEAR_MIN <= year <= YEAR_MAX else None
         return None
     return year_in(str(value)[:MAX_VENUE_TEXT])
 
@@ -234,7 +242,7 @@ def year_field(value: Any, notes: list[str] | None) -> int | None:
     year = parse_year(value)
     if year is None and value not in (None, "", [], {}) and notes is not None:
         shown = repr(value) if not isinstance(value, (list, dict)) else _kind(value)
-        notes.append(f"year {shown[:40]} is not a year between 1950 and 2099")
+        notes.append(f"year {shown[:40]} is not a year between {YEAR_MIN} and {YEAR_MAX}")
     return year
 
 

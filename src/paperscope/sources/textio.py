@@ -63,6 +63,18 @@ class Unreadable(Exception):
         self.problem = problem
 
 
+def path_text(path: str | os.PathLike) -> str:
+    """A path as text for messages and the store: bytes of a file name that are not UTF-8
+    (they arrive as lone surrogates) are shown as \\xNN, so the name stays distinct and
+    printable."""
+    name = os.fspath(path)
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 class TextSource:
     """A decoded view of one file: `read(n)` for chunked parsers, `lines()` for line readers.
 
@@ -72,7 +84,7 @@ class TextSource:
 
     def __init__(self, path: str | os.PathLike, source: str | None = None):
         self.path = Path(path)
-        self.source = source if source is not None else os.fspath(path)
+        self.source = source if source is not None else path_text(path)
         try:
             self._file = open(self.path, "rb")
         except IsADirectoryError:
