@@ -5,7 +5,7 @@ How they are made:
 - 26 k / 260 k: every corpus in ../shared/corpora (8.8 k papers, title-less, real ingest and real
   embeddings), then synthetic near-copies up to the size. A near-copy is a real abstract with 8 %
   of its words deleted and 2 % replaced by words from another abstract, in a synthetic collection
-  (venue SYN, years 2000-2019). Copies are written with `Store.insert_paper` (the FTS triggers and
+  (venue SYN, years 2000-2019). Copies are written with `SQLiteStore.insert_paper` (the FTS triggers and
   our postings run as for any paper) and indexed with the real lexical refresh. Their vectors
   are not computed by the model (250 k abstracts would take hours on 2 cores): each is the
   source paper's real vector plus Gaussian noise, renormalised, with the noise level set so that

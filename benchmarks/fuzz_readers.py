@@ -34,9 +34,9 @@ MEMORY_LIMIT = 3 << 30  # bytes of address space for the worker: a memory bomb f
 def worker(db: str) -> None:
     """Ingest the files named on stdin (one JSON request a line) into one library."""
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-    from paperscope.store import Store
+    from paperscope.store import SQLiteStore
 
-    store = Store(db)
+    store = SQLiteStore(db)
     for line in sys.stdin:
         request = json.loads(line)
         t0 = time.perf_counter()

@@ -132,11 +132,11 @@ def library_path(n: int) -> Path:
 
     from paperscope.model import content_hash
     from paperscope.search import postings
-    from paperscope.store.sqlite import Store
+    from paperscope.store.sqlite import SQLiteStore
 
     path = HERE / ".cache" / f"lexbuild-{n}.db"
     path.parent.mkdir(exist_ok=True)
-    store = Store(path)
+    store = SQLiteStore(path)
     have = store.count_papers()
     if have < n:
         real = _records()

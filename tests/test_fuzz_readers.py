@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fuzz_support import READERS, ingest_one, library_consistent, mutated, place, seeds
-from paperscope.store import Store
+from paperscope.store import SQLiteStore
 
 WATCHDOG_S = 10
 EXAMPLES = 300  # per reader
@@ -38,7 +38,7 @@ def _alarm(signum, frame):
 
 @pytest.mark.parametrize("reader", READERS)
 def test_any_bytes_end_in_records_or_named_problems(reader, corpus_seeds, workdir):
-    store = Store(workdir / f"{reader}.db")
+    store = SQLiteStore(workdir / f"{reader}.db")
     counter = iter(range(10**9))
     outcomes: dict[str, int] = {}
 

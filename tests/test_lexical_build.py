@@ -14,7 +14,7 @@ import pytest
 
 from paperscope.model import content_hash
 from paperscope.search import lexical, postings
-from paperscope.store.sqlite import Store
+from paperscope.store.sqlite import SQLiteStore
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "lexical_build_memory.py"
 ARRAYS = ("rowids", "indptr", "indices", "data")
@@ -38,7 +38,7 @@ def assert_same_index(got: lexical.LexicalIndex, want: lexical.LexicalIndex) -> 
     assert got.memory_terms == want.memory_terms
 
 
-def _insert(store: Store, n: int, seed: int) -> None:
+def _insert(store: SQLiteStore, n: int, seed: int) -> None:
     """n papers over a Zipf-like vocabulary (common and rare words, repeated words, empty
     fields), inserted and tokenised through the real store and postings code."""
     rng = random.Random(seed)
@@ -62,7 +62,7 @@ def _insert(store: Store, n: int, seed: int) -> None:
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory):
-    store = Store(tmp_path_factory.mktemp("lexbuild") / "lib.db")
+    store = SQLiteStore(tmp_path_factory.mktemp("lexbuild") / "lib.db")
     _insert(store, 3000, seed=1)
     yield store
     store.close()
@@ -84,12 +84,12 @@ def test_bm25_parameters_are_honoured(library):
 
 
 def test_stale_papers_are_tokenised_in_memory(library, tmp_path):
-    copy = Store(tmp_path / "copy.db")
+    copy = SQLiteStore(tmp_path / "copy.db")
     library.conn.backup(copy.conn)
     with copy.transaction() as conn:  # as if an older version had written these papers
         conn.execute("DELETE FROM paper_terms WHERE paper_rowid % 3 = 0 OR paper_rowid > 2900")
     copy.close()
-    ro = Store(tmp_path / "copy.db", readonly=True)
+    ro = SQLiteStore(tmp_path / "copy.db", readonly=True)
     got = lexical.build_from_store(ro, chunk=400)
     assert got.memory_terms and got.size == 3000
     assert_same_index(got, ref._reference_from_store(ro.conn))
@@ -117,7 +117,7 @@ def test_float32_length_sums_past_2_pow_24_match(tmp_path):
 
 
 def test_empty_library_gives_empty_index(tmp_path):
-    store = Store(tmp_path / "empty.db")
+    store = SQLiteStore(tmp_path / "empty.db")
     index = lexical.build_from_store(store)
     assert index.size == 0 and list(index.indptr) == [0] and index.column(0)[0].size == 0
     store.close()

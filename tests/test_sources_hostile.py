@@ -11,7 +11,7 @@ from paperscope import sources
 from paperscope.ingest import Ingester
 from paperscope.model import InputError, Problem, Record
 from paperscope.sources import base, registry
-from paperscope.store import Store
+from paperscope.store import SQLiteStore
 
 ABSTRACT = ("We study the problem of learning sparse representations from noisy data and show "
             "that a simple thresholding rule recovers the support with high probability.")
@@ -31,7 +31,7 @@ def good_list(tmp_path, name="good.txt", n=2, first=100):
 def ingest(tmp_path, *paths, **kw):
     """Ingest through the Ingester the CLI uses, on a fresh library; returns (report by file
     name, papers stored)."""
-    store = Store(tmp_path / "lib.db")
+    store = SQLiteStore(tmp_path / "lib.db")
     try:
         report = Ingester(store, **kw).run(paths)
         conn = store.conn

@@ -35,6 +35,7 @@ from .ingest import IngestReport, Ingester
 from .model import InputError
 from .sources.remote import SOURCES, FetchError, Plan, order_for
 from .sources.venues import canonical_venue
+from .store.protocol import Store
 
 PROBLEMS_LISTED = 50
 MANIFEST = ".{stem}.fetch.json"  # hidden: `paperscope ingest DIR` skips it
@@ -47,7 +48,7 @@ def cache_root() -> Path:
 
 
 class Fetcher:
-    def __init__(self, store, *, progress: Callable[[str, int, int], None] | None = None,
+    def __init__(self, store: Store, *, progress: Callable[[str, int, int], None] | None = None,
                  say: Callable[[str], None] | None = None, transport_options: dict | None = None):
         self.store = store
         self.progress = progress or (lambda phase, done, total: None)

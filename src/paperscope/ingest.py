@@ -22,6 +22,7 @@ from . import sources
 from .sources.fields import YEAR_MAX, YEAR_MIN, is_year
 from .sources.textio import path_text
 from .model import InputError, Problem, Record, clean_text, content_hash, latex_to_plain, match_key, paper_id_for
+from .store.protocol import Store
 
 BATCH = 500
 MAX_MERGES_LISTED = 1000  # the report lists the first merges; counts cover all of them
@@ -86,7 +87,7 @@ def _reason_kind(reason: str) -> str:
 
 
 class Ingester:
-    def __init__(self, store, *, fmt: str | None = None, venue: str | None = None,
+    def __init__(self, store: Store, *, fmt: str | None = None, venue: str | None = None,
                  year: int | None = None, strict: bool = False,
                  progress: Callable[[str, int, int], None] | None = None):
         self.store = store

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from .filters import Filter
 from .model import Hit, InputError, Paper
 from .store import is_url, open_store
+from .store.protocol import Store
 
 if TYPE_CHECKING:  # imported on first use: a one-shot command loads only what it needs
     from .analysis.service import Analysis
@@ -43,7 +44,7 @@ def default_db_path() -> Path | str:
 class Library:
     """A paper library: a store plus the components that answer questions about it."""
 
-    def __init__(self, store: Any, *, embedder: Any | None = None):
+    def __init__(self, store: Store, *, embedder: Any | None = None):
         self.store = store
         self._embedder = embedder
         self._engine: SearchEngine | None = None

@@ -20,6 +20,7 @@ from scipy import sparse
 
 from .filters import Filter
 from .model import InputError, Recommendation
+from .store.protocol import Store
 
 SVM_C = 0.01  # TF-IDF SVM (as arxiv-sanity-lite)
 EMBEDDING_C = 0.1  # embedding SVM (dense 384-d rows need a looser margin)
@@ -167,7 +168,7 @@ class Recommender:
     returns an index with `ids` and `matrix`). Features are built once per process and rebuilt
     when the papers change."""
 
-    def __init__(self, store, vectors: Callable[[], Any]):
+    def __init__(self, store: Store, vectors: Callable[[], Any]):
         self.store = store
         self.vectors = vectors
         self._features: tuple[tuple, Features] | None = None

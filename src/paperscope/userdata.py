@@ -11,6 +11,7 @@ from typing import Any, Iterable
 
 from .model import InputError
 from .store import ANY_TAG
+from .store.protocol import Store
 
 MAX_TAG = 100
 MAX_NOTE = 20_000
@@ -18,7 +19,7 @@ MAX_NOTE = 20_000
 
 # --------------------------------------------------------------------------- ids and tags
 
-def resolve_id(store, ref: str) -> str:
+def resolve_id(store: Store, ref: str) -> str:
     """A paper id from an exact id or a unique prefix of at least 4 characters."""
     ref = (ref or "").strip()
     if not ref:
@@ -37,7 +38,7 @@ def resolve_id(store, ref: str) -> str:
     raise InputError(f"no paper with id {ref!r}")
 
 
-def resolve_ids(store, refs: Iterable[str]) -> list[str]:
+def resolve_ids(store: Store, refs: Iterable[str]) -> list[str]:
     """Ids from refs (each an id, a prefix or a comma-separated list of them); refs that are
     all blank ("", " , ") are an error, not a silent no-op."""
     out: list[str] = []
@@ -68,7 +69,7 @@ def clean_tag(tag: str) -> str:
 
 # --------------------------------------------------------------------------- writers
 
-def add_tags(store, paper_ids: list[str], tags: list[str]) -> int:
+def add_tags(store: Store, paper_ids: list[str], tags: list[str]) -> int:
     """Tag papers; returns how many (paper, tag) pairs were new."""
     tags = list(dict.fromkeys(clean_tag(t) for t in tags))
     added = 0
@@ -78,17 +79,17 @@ def add_tags(store, paper_ids: list[str], tags: list[str]) -> int:
     return added
 
 
-def remove_tags(store, paper_ids: list[str], tags: list[str]) -> int:
+def remove_tags(store: Store, paper_ids: list[str], tags: list[str]) -> int:
     tags = [clean_tag(t) for t in tags]
     return sum(store.remove_tag(pid, tag) for pid in paper_ids for tag in tags)
 
 
-def _set_mark(store, paper_id: str, column: str, value: Any) -> None:
+def _set_mark(store: Store, paper_id: str, column: str, value: Any) -> None:
     store.remember_keys(paper_id)
     store.set_mark(paper_id, column, value)
 
 
-def set_note(store, paper_id: str, text: str | None) -> None:
+def set_note(store: Store, paper_id: str, text: str | None) -> None:
     """Set (or with empty text, clear) the paper's note."""
     text = (text or "").strip()
     if len(text) > MAX_NOTE:
@@ -96,17 +97,17 @@ def set_note(store, paper_id: str, text: str | None) -> None:
     _set_mark(store, paper_id, "note", text or None)
 
 
-def set_starred(store, paper_id: str, on: bool = True) -> None:
+def set_starred(store: Store, paper_id: str, on: bool = True) -> None:
     _set_mark(store, paper_id, "starred", 1 if on else 0)
 
 
-def set_read(store, paper_id: str, on: bool = True) -> None:
+def set_read(store: Store, paper_id: str, on: bool = True) -> None:
     if on and store.read_at(paper_id):
         return  # keep the first time it was marked read
     _set_mark(store, paper_id, "read_at", store.now() if on else None)
 
 
-def set_irrelevant(store, paper_id: str, on: bool = True, tag: str | None = None) -> None:
+def set_irrelevant(store: Store, paper_id: str, on: bool = True, tag: str | None = None) -> None:
     """Mark a paper "not relevant" (for one tag, or for every tag when `tag` is None)."""
     scope = clean_tag(tag) if tag else ANY_TAG
     if on:
@@ -116,11 +117,11 @@ def set_irrelevant(store, paper_id: str, on: bool = True, tag: str | None = None
 
 # --------------------------------------------------------------------------- readers
 
-def tagged_ids(store, tag: str) -> list[str]:
+def tagged_ids(store: Store, tag: str) -> list[str]:
     """Ids of the library's papers carrying `tag`, in tagging order."""
     return store.tagged_ids(clean_tag(tag))
 
 
-def dismissed_ids(store, tag: str | None = None) -> list[str]:
+def dismissed_ids(store: Store, tag: str | None = None) -> list[str]:
     """Papers marked "not relevant" for every tag, plus those dismissed for `tag`."""
     return store.dismissed_ids([ANY_TAG] + ([clean_tag(tag)] if tag else []))

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from ..store.protocol import Store
 
 REFIT_SHARE = 0.2
 
@@ -74,7 +75,7 @@ def plan(run: Run | None, rows: dict[str, str], params: dict[str, Any]) -> Plan:
     return Plan("extend", added, gone)
 
 
-def load(store: Any, kind: str, scope: str, level: str = "") -> Run | None:
+def load(store: Store, kind: str, scope: str, level: str = "") -> Run | None:
     found = store.analysis_run(kind, scope, level)
     if found is None:
         return None
@@ -87,7 +88,7 @@ def load(store: Any, kind: str, scope: str, level: str = "") -> Run | None:
     return run
 
 
-def save(store: Any, run: Run) -> bool:
+def save(store: Store, run: Run) -> bool:
     """Replace the stored run for (kind, scope, level). False when the library is read-only."""
     rows = {pid: p.row_hash for pid, p in run.points.items()}
     run.input_hash = input_hash(rows, run.params)

@@ -20,6 +20,7 @@ from .layout import place_new
 from .sampled import SAMPLE, sampled_layout, sampled_topics
 from .topics import SEED, TopicModel, assign_new, topic_table
 from .vectors import paper_text, row_hashes, vectors_for
+from ..store.protocol import Store
 
 TOPICS_VERSION = "spherical-kmeans+ctfidf/2"
 MAP_VERSION = "opentsne-exact-cosine/2"
@@ -46,7 +47,7 @@ class Analysis:
 
     sample = SAMPLE
 
-    def __init__(self, store: Any, vectors: Callable[[], Any]):
+    def __init__(self, store: Store, vectors: Callable[[], Any]):
         self.store = store
         self.vectors = vectors
         self._collections: list[dict[str, Any]] | None = None

@@ -9,9 +9,10 @@ from typing import Any, Callable
 
 from ..model import InputError
 from . import shards
+from ..store.protocol import Store
 
 
-def load_shards(store, folder: str | Path, say: Callable[[str], None] | None = None) -> dict[str, Any]:
+def load_shards(store: Store, folder: str | Path, say: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Load every shard of `folder` not already loaded; returns counts."""
     folder = Path(folder)
     manifest = shards.read_manifest(folder)

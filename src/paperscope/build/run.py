@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterable, Iterator
 from ..model import InputError
 from . import shards
 from .engines import make_engine
+from ..store.protocol import Store
 
 SHARD_SIZE = 1000
 STAGING = "staging.db"
@@ -164,7 +165,7 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, engine: str = "local
     return report
 
 
-def _plan(staging, folder: Path, lo: int, hi: int, size: int, versions: dict, entries: dict,
+def _plan(staging: Store, folder: Path, lo: int, hi: int, size: int, versions: dict, entries: dict,
           cache_index: dict, done_entries: dict, report: dict, progress: Progress) -> Iterator[tuple[dict, list]]:
     """Jobs (shard plan, texts to compute), one shard at a time; finished shards are recorded
     in `done_entries` without a job."""

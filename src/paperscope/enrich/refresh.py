@@ -5,11 +5,12 @@ import json
 from typing import Callable
 
 from . import FACTS_VERSION, derive_facts
+from ..store.protocol import Store
 
 BATCH = 500
 
 
-def refresh_facts(store, progress: Callable[[str, int, int], None] | None = None) -> int:
+def refresh_facts(store: Store, progress: Callable[[str, int, int], None] | None = None) -> int:
     """Derive facts for every paper whose text (or the extractors, `FACTS_VERSION`) changed
     since its facts were made, paging through the papers so memory stays bounded. Each batch is
     one transaction. Returns how many papers were (re)derived."""

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..model import InputError
+from ..store.protocol import Store
 
 MAX_ITEMS = 500
 
@@ -39,7 +40,7 @@ class Profile:
                 "in_library": len(self.paper_ids), "skipped": self.skipped}
 
 
-def from_ids(store, ids: list[str], source: str = "ids") -> Profile:
+def from_ids(store: Store, ids: list[str], source: str = "ids") -> Profile:
     from ..userdata import resolve_ids
 
     found = store.papers_by_id(resolve_ids(store, ids))
@@ -51,7 +52,7 @@ def from_ids(store, ids: list[str], source: str = "ids") -> Profile:
     return _checked(Profile(items, source))
 
 
-def from_tag(store, tag: str) -> Profile:
+def from_tag(store: Store, tag: str) -> Profile:
     from ..userdata import tagged_ids
 
     ids = tagged_ids(store, tag)
@@ -64,7 +65,7 @@ def from_texts(texts: list[str], source: str = "texts") -> Profile:
     return _checked(Profile(from_texts_items(texts), source))
 
 
-def from_file(store, path: str | Path, matcher=None) -> Profile:
+def from_file(store: Store, path: str | Path, matcher=None) -> Profile:
     """Entries of a file of one's own papers; `matcher` (export.importer.Matcher over the
     library's papers) links the ones the library holds."""
     from ..export.importer import Matcher, read_entries
@@ -110,7 +111,7 @@ def vectors_of(engine, items: list[Item]) -> np.ndarray:
     return out
 
 
-def resolve(store, given: Any, matcher=None) -> Profile:
+def resolve(store: Store, given: Any, matcher=None) -> Profile:
     """A profile from what a caller has: a Profile, a path to a file of papers, a tag, a list
     of paper ids (or unique id prefixes), or a list of texts (any string that is not a
     paper id counts as a text)."""
@@ -144,7 +145,7 @@ def from_texts_items(texts: list[str]) -> list[Item]:
     return [Item(" ".join(t.split())[:80], t) for t in texts if t and t.strip()]
 
 
-def from_pasted(store, text: str, matcher=None) -> Profile:
+def from_pasted(store: Store, text: str, matcher=None) -> Profile:
     """A profile from pasted text: BibTeX, RIS, a JSON list or JSON lines of papers, or else
     plain texts (one paper per paragraph, paragraphs split by blank lines)."""
     from ..export.importer import READERS, Matcher
@@ -166,7 +167,7 @@ def from_pasted(store, text: str, matcher=None) -> Profile:
     return _from_entries(store, entries, matcher, f"pasted {kind[1:]}")
 
 
-def _from_entries(store, entries, matcher, source: str) -> Profile:
+def _from_entries(store: Store, entries, matcher, source: str) -> Profile:
     items, skipped, linked = [], [], []
     for e in entries:
         found = matcher.match(e)

@@ -16,6 +16,7 @@ from .profile import Profile, vectors_of
 from .results import AuthorSuggestion, MatchHit
 from .scoring import FIELD_WEIGHTS, MATCH_RECIPE, RECIPE, Recipe, centred_against, centred_unit, centroid_scores, fuse, \
     grouped_scores, hubness, mix, profile_scores, recency_weights, top_indices
+from ..store.protocol import Store
 
 HUB_MAX = 20_000  # hubness and match's pair cosines are computed within a scope of at most this many papers
 EVIDENCE = 3
@@ -48,7 +49,7 @@ def author_aggregate(min_papers: int) -> str:
 
 
 class Expertise:
-    def __init__(self, store, engine, recipe: Recipe = RECIPE, match_recipe: Recipe = MATCH_RECIPE):
+    def __init__(self, store: Store, engine, recipe: Recipe = RECIPE, match_recipe: Recipe = MATCH_RECIPE):
         self.store = store
         self.engine = engine
         self.recipe = recipe  # reviewers
@@ -498,7 +499,7 @@ class _Row:
         self.rowid, self.text = rowid, ""
 
 
-def _term_matrix(store, index, tv: vectors.TermVectors, rowids: np.ndarray):
+def _term_matrix(store: Store, index, tv: vectors.TermVectors, rowids: np.ndarray):
     """Rows: the author-free term vectors of these papers (CSR, unit rows)."""
     from scipy import sparse
 

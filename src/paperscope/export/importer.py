@@ -13,6 +13,7 @@ from typing import Any, Iterable
 
 from ..model import InputError, latex_to_plain, match_key
 from .entry import identifiers
+from ..store.protocol import Store
 
 MIN_TITLE_KEY = 12
 ABSTRACT_PREFIX = 200  # normalised characters compared when whole abstracts differ
@@ -206,7 +207,7 @@ def match_entries(entries: list[Entry], papers: Iterable[dict[str, Any]]) -> dic
     return {"entries": len(entries), "matched": matched, "unmatched": unmatched}
 
 
-def import_library(store, path: str | Path, *, tag: str = "mine") -> dict[str, Any]:
+def import_library(store: Store, path: str | Path, *, tag: str = "mine") -> dict[str, Any]:
     """Tag the library's papers that entries of `path` match; report matched and unmatched."""
     from ..userdata import add_tags, clean_tag
 

@@ -9,11 +9,12 @@ from ..model import InputError
 from ..userdata import resolve_ids, tagged_ids
 from . import render
 from .entry import MissingReport, assign_keys, without_untitled
+from ..store.protocol import Store
 
 QUERY_LIMIT = 500
 
 
-def select_ids(store, search: Callable[[str, int], list[str]], *, tag: str | None = None,
+def select_ids(store: Store, search: Callable[[str, int], list[str]], *, tag: str | None = None,
                query: str | None = None, collection: str | None = None, ids: list[str] | None = None,
                limit: int | None = None) -> list[str]:
     """The ids to export; `search(query, limit)` answers a query with paper ids."""
@@ -38,7 +39,7 @@ def select_ids(store, search: Callable[[str, int], list[str]], *, tag: str | Non
     return out[:limit] if limit else out
 
 
-def paper_dicts(store, ids: list[str]) -> list[dict[str, Any]]:
+def paper_dicts(store: Store, ids: list[str]) -> list[dict[str, Any]]:
     """Paper JSON (stored fields, facts, user fields, `title_source`) in the order of `ids`."""
     objects = store.papers_by_id(ids)
     fields = store.user_fields([i for i in ids if i in objects])
@@ -52,7 +53,7 @@ def paper_dicts(store, ids: list[str]) -> list[dict[str, Any]]:
     return out
 
 
-def export(store, search: Callable[[str, int], list[str]], fmt: str, *, tag: str | None = None,
+def export(store: Store, search: Callable[[str, int], list[str]], fmt: str, *, tag: str | None = None,
            query: str | None = None, collection: str | None = None, ids: list[str] | None = None,
            limit: int | None = None, skip_untitled: bool = False,
            on_missing: Callable[[str], None] | None = None,

@@ -17,6 +17,7 @@ from ..model import RelatedHit, SearchHit
 from . import lexical, semantic
 from .query import Query
 from .vectors import TermVectors, build as build_term_vectors
+from ..store.protocol import Store
 
 MASK_CACHE = 64
 PAPER_CACHE = 4096  # paper JSON by row number, per library generation
@@ -62,7 +63,7 @@ QUERY_VECTORS = QueryVectors()
 
 
 class SearchEngine:
-    def __init__(self, store, embedder: Any | None = None):
+    def __init__(self, store: Store, embedder: Any | None = None):
         self.store = store
         self._embedder = embedder
         self.invalidate()

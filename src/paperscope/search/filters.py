@@ -9,6 +9,7 @@ import numpy as np
 from ..filters import HAS_KINDS, Filter
 from . import lexical, tokens
 from .query import Query, fts_phrase
+from ..store.protocol import Store
 
 
 def allowed_mask(engine, index: lexical.LexicalIndex, q: Query, scope: Filter = Filter()) -> np.ndarray | None:
@@ -47,7 +48,7 @@ def allowed_mask(engine, index: lexical.LexicalIndex, q: Query, scope: Filter = 
     return mask
 
 
-def _text_rowids(store, expression: str, q: Query, column: str | None = None) -> np.ndarray:
+def _text_rowids(store: Store, expression: str, q: Query, column: str | None = None) -> np.ndarray:
     """Row numbers of the papers matching one quoted FTS string (optionally in one column)."""
     if not any(ch.isalnum() for ch in expression):
         return np.zeros(0, np.int64)

@@ -17,6 +17,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from . import postings, snapshots, tokens
+from ..store.protocol import Store
 
 # BM25F parameters: title, label, abstract, authors, keywords. k1 and the abstract's b were
 # grid-searched on ICLR 2020 + NIPS 2013-18 known-item search (benchmarks/search_tune.py): flat
@@ -99,7 +100,7 @@ def build_index(rowids: np.ndarray, lengths: list[bytes], keys: list[tuple[np.nd
     return _build(chunks, field_weights=field_weights, field_b=field_b, k1=k1)
 
 
-def build_from_store(store, *, chunk: int = CHUNK, **params) -> LexicalIndex:
+def build_from_store(store: Store, *, chunk: int = CHUNK, **params) -> LexicalIndex:
     """Index from stored postings plus, tokenised on the fly and not written, any paper that
     has none yet (so a read-only library still searches everything). Postings are read
     `chunk` papers at a time, twice, so memory stays that of a chunk plus the index."""
@@ -264,17 +265,17 @@ def _params() -> dict:
     return {"tokenizer": tokens.VERSION, "weights": list(FIELD_WEIGHTS), "b": list(FIELD_B), "k1": K1}
 
 
-def generation(store) -> int:
+def generation(store: Store) -> int:
     gen = store.generation("postings_generation")
     return -1 if gen is None else gen
 
 
-def save_snapshot(store, index: LexicalIndex, gen: int) -> None:
+def save_snapshot(store: Store, index: LexicalIndex, gen: int) -> None:
     store.save_snapshot(SNAPSHOT, gen, {**_params(), "size": index.size},
                         {name: np.asarray(getattr(index, name), dtype=dtype) for name, dtype in _ARRAYS})
 
 
-def _current_meta(store) -> dict | None:
+def _current_meta(store: Store) -> dict | None:
     """The saved snapshot's meta when it matches the postings and parameters."""
     meta = store.snapshot_meta(SNAPSHOT)
     if meta is None or meta.get("generation") != generation(store):
@@ -284,7 +285,7 @@ def _current_meta(store) -> dict | None:
     return meta
 
 
-def load_snapshot(store) -> LexicalIndex | None:
+def load_snapshot(store: Store) -> LexicalIndex | None:
     """The saved index when it is current, else None."""
     meta = _current_meta(store)
     if meta is None:
@@ -295,7 +296,7 @@ def load_snapshot(store) -> LexicalIndex | None:
     return LexicalIndex(**arrays)
 
 
-def refresh(store, progress=None) -> int:
+def refresh(store: Store, progress=None) -> int:
     """Index papers without postings, then save a fresh snapshot when it is stale. Returns
     how many papers were (re)tokenised."""
     done = postings.index_missing(store, progress=progress)
@@ -305,7 +306,7 @@ def refresh(store, progress=None) -> int:
     return done
 
 
-def load(store) -> LexicalIndex:
+def load(store: Store) -> LexicalIndex:
     """The current index: the snapshot, else rebuilt (and saved when the library is writable)."""
     snap = load_snapshot(store)
     if snap is not None:
@@ -319,14 +320,14 @@ def load(store) -> LexicalIndex:
 # --------------------------------------------------------------------------- vocabulary
 
 
-def term_ids(store, index: LexicalIndex, words: Iterable[str]) -> dict[str, int]:
+def term_ids(store: Store, index: LexicalIndex, words: Iterable[str]) -> dict[str, int]:
     """Ids of tokenised terms (terms the library has never seen are absent)."""
     if index.memory_terms is not None:
         return {w: index.memory_terms[w] for w in set(words) if w in index.memory_terms}
     return store.term_ids(words)
 
 
-def prefix_ids(store, index: LexicalIndex, prefix: str, limit: int = 64) -> list[int]:
+def prefix_ids(store: Store, index: LexicalIndex, prefix: str, limit: int = 64) -> list[int]:
     """Ids of the terms starting with `prefix` (folded, unstemmed), most frequent first.
     Surface words count ("generaliz" -> "generalization", stored under "general")."""
     if index.memory_terms is not None:

@@ -8,6 +8,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from . import tokens
+from ..store.protocol import Store
 
 FIELDS = tokens.FIELDS  # title, label, abstract, authors, keywords (field ids 0..4)
 BATCH = 1000
@@ -64,7 +65,7 @@ def row_postings(row: dict, surface: dict[str, str] | None = None
                                  row["keywords"]), surface)
 
 
-def index_missing(store, progress: Callable[[str, int, int], None] | None = None) -> int:
+def index_missing(store: Store, progress: Callable[[str, int, int], None] | None = None) -> int:
     """Compute and store postings for papers that have none; one transaction per batch.
     Returns how many papers were indexed."""
     stale = store.stale_posting_rowids(tokens.VERSION)  # ids only: texts are read per batch

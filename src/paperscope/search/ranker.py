@@ -33,6 +33,7 @@ from importlib import resources
 import numpy as np
 
 from . import rerank
+from ..store.protocol import Store
 
 FEATURES = ("z_lexical", "z_semantic", "coverage", "term_share", "cosine", "cosine_gap",
             "bm25_share", "lexical_rr", "semantic_rr", "bigrams")
@@ -119,7 +120,7 @@ def features(index, q, cand: np.ndarray, z_lex: np.ndarray, z_sem: np.ndarray, b
     return x
 
 
-def add_bigrams(store, index, q, cand: np.ndarray, x: np.ndarray, prescore: np.ndarray, depth: int) -> np.ndarray:
+def add_bigrams(store: Store, index, q, cand: np.ndarray, x: np.ndarray, prescore: np.ndarray, depth: int) -> np.ndarray:
     """Fill the bigram feature for the `depth` best candidates by `prescore`; their indices."""
     qterms = rerank.query_terms(q)
     if not len(cand) or len(qterms) < 2:
@@ -132,7 +133,7 @@ def add_bigrams(store, index, q, cand: np.ndarray, x: np.ndarray, prescore: np.n
     return top
 
 
-def learned(store, index, q, cand: np.ndarray, x: np.ndarray, model: Model) -> np.ndarray:
+def learned(store: Store, index, q, cand: np.ndarray, x: np.ndarray, model: Model) -> np.ndarray:
     """Scores by the learned model: every candidate without bigrams, then the best `depth`
     with them (the bigram weight is >= 0 in a shipped model, so the top stays consistent)."""
     base = model.score(x)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import tokens
+from ..store.protocol import Store
 
 DEPTH = 5  # 5, 10 and 20 score the same on the tuning sets (within 0.0003); 5 costs least
 W_COVERAGE = 4.0
@@ -77,7 +78,7 @@ def bigram_share(qterms: list[str], text: str) -> float:
     return len(pairs & set(zip(doc, doc[1:]))) / len(pairs)
 
 
-def apply(store, index, q, cand: np.ndarray, fused: np.ndarray, cosine: np.ndarray,
+def apply(store: Store, index, q, cand: np.ndarray, fused: np.ndarray, cosine: np.ndarray,
           term_ids: dict[str, int]) -> tuple[np.ndarray, Features]:
     """Final scores of the candidates (positions in the lexical index) and the features."""
     qterms = query_terms(q)

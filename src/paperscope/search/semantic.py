@@ -13,6 +13,7 @@ import numpy as np
 
 from . import snapshots
 from .embedder import DIM, MODEL_ID
+from ..store.protocol import Store
 
 CHUNK = 256  # texts per transaction
 # From this many papers, a PCA-reduced first pass (see VectorIndex). At 26 k papers the exact
@@ -85,7 +86,7 @@ def paper_text(title: str | None, abstract: str | None) -> str:
     return title or abstract
 
 
-def embed_missing(store, embedder, progress: Callable[[str, int, int], None] | None = None) -> int:
+def embed_missing(store: Store, embedder, progress: Callable[[str, int, int], None] | None = None) -> int:
     """Embed every paper text that has no vector for the current model. Texts are sorted by
     length and embedded in small batches; every `CHUNK` texts are stored in one transaction,
     so an interrupted run keeps what it finished. Returns how many texts were embedded."""
@@ -202,7 +203,7 @@ def _index_from(ids: list[str], rowids: np.ndarray, matrix16: np.ndarray) -> Vec
     return VectorIndex(ids, rowids, matrix)
 
 
-def _load_rows(store) -> VectorIndex:
+def _load_rows(store: Store) -> VectorIndex:
     rows = store.embedding_rows(MODEL_ID)
     if not rows:
         return VectorIndex([], np.zeros(0, np.int64), np.zeros((0, DIM), np.float32))
@@ -210,7 +211,7 @@ def _load_rows(store) -> VectorIndex:
                        np.frombuffer(b"".join(r[2] for r in rows), dtype="<f2"))
 
 
-def _snapshot_generation(store) -> int | None:
+def _snapshot_generation(store: Store) -> int | None:
     """The vector-set generation when the saved snapshot matches it, else None."""
     gen = store.generation("vectors_generation")
     meta = store.snapshot_meta(VECTORS) if gen is not None else None
@@ -219,7 +220,7 @@ def _snapshot_generation(store) -> int | None:
     return None
 
 
-def save_vector_snapshot(store, index: VectorIndex | None = None) -> None:
+def save_vector_snapshot(store: Store, index: VectorIndex | None = None) -> None:
     """Save the vector set as one contiguous snapshot (after embedding)."""
     gen = store.generation("vectors_generation")
     if gen is None or store.readonly or _snapshot_generation(store) == gen:
@@ -230,7 +231,7 @@ def save_vector_snapshot(store, index: VectorIndex | None = None) -> None:
         "ids": np.frombuffer("\n".join(index.ids).encode("utf-8"), dtype=np.uint8)})
 
 
-def load_vectors(store) -> VectorIndex:
+def load_vectors(store: Store) -> VectorIndex:
     """The library's vectors: the snapshot when current (saving one when it is stale and the
     library writable), else joined row by row."""
     gen = _snapshot_generation(store)

@@ -20,6 +20,7 @@ import numpy as np
 
 from . import postings, tokens
 from .lexical import LexicalIndex, term_ids
+from ..store.protocol import Store
 
 # title, label, abstract, authors, keywords (postings.FIELDS order); authors left out: a shared
 # name is not a shared topic (ICLR 2020, the one labelled year with authors: kNN 68.6 -> 69.4 %)
@@ -79,7 +80,7 @@ def fold(keys: np.ndarray, counts: np.ndarray, weights=FIELD_WEIGHTS) -> tuple[n
     return uniq[tf > 0], tf[tf > 0]
 
 
-def build(store, index: LexicalIndex, chunk: int = CHUNK, weights=FIELD_WEIGHTS) -> TermVectors:
+def build(store: Store, index: LexicalIndex, chunk: int = CHUNK, weights=FIELD_WEIGHTS) -> TermVectors:
     """Vectors for the papers of `index` (same positions); `weights` per field (postings.FIELDS
     order; a field of weight 0 is left out, e.g. authors for expertise matching). Postings are read `chunk` papers
     at a time and folded to (position, term, tf) triples; a second pass weights them and
@@ -158,7 +159,7 @@ def _stored_tf(pos: np.ndarray, blobs: list[bytes], weights=FIELD_WEIGHTS) -> tu
     return (doc, term, tf) if keep.all() else (doc[keep], term[keep], tf[keep])
 
 
-def _tokenise(store, index: LexicalIndex, rowids: list[int], weights=FIELD_WEIGHTS) -> dict:
+def _tokenise(store: Store, index: LexicalIndex, rowids: list[int], weights=FIELD_WEIGHTS) -> dict:
     """(term ids, tf) of papers that have no current postings (read-only or mid-ingest)."""
     out = {}
     for r in store.index_fields(rowids):
@@ -167,7 +168,7 @@ def _tokenise(store, index: LexicalIndex, rowids: list[int], weights=FIELD_WEIGH
     return out
 
 
-def _counts_to_tf(store, index: LexicalIndex, counts: Iterable[tuple[tuple[str, int], int]],
+def _counts_to_tf(store: Store, index: LexicalIndex, counts: Iterable[tuple[tuple[str, int], int]],
                   weights=FIELD_WEIGHTS) -> tuple[np.ndarray, np.ndarray]:
     counts = list(counts)
     ids = term_ids(store, index, (t for (t, _), _ in counts))
@@ -179,7 +180,7 @@ def _counts_to_tf(store, index: LexicalIndex, counts: Iterable[tuple[tuple[str, 
     return keys, np.array([tf[k] for k in keys.tolist()], dtype=np.float32)
 
 
-def paper_vector(store, index: LexicalIndex, tv: TermVectors, rowid: int,
+def paper_vector(store: Store, index: LexicalIndex, tv: TermVectors, rowid: int,
                  weights=FIELD_WEIGHTS) -> tuple[np.ndarray, np.ndarray]:
     """A paper's own stored vector (what every other paper is compared with)."""
     blob = store.paper_postings(rowid, tokens.VERSION)
@@ -188,7 +189,7 @@ def paper_vector(store, index: LexicalIndex, tv: TermVectors, rowid: int,
     return tv.vector(*_tokenise(store, index, [rowid], weights).get(rowid, _EMPTY))
 
 
-def text_vector(store, index: LexicalIndex, tv: TermVectors, text: str) -> tuple[np.ndarray, np.ndarray]:
+def text_vector(store: Store, index: LexicalIndex, tv: TermVectors, text: str) -> tuple[np.ndarray, np.ndarray]:
     """A user's text as the same kind of vector (counted as an abstract)."""
     counts: dict[str, int] = {}
     for t in tokens.terms(text):

@@ -2,13 +2,14 @@
 library location: a SQLite file (the embedded default) or a `postgresql://` URL (a shared
 server; the `postgres` extra). Both backends offer the same methods (papers and collections,
 filtered id lists, index data, user data, analysis runs), take a `paperscope.filters.Filter`
-for "which papers" and return plain values."""
+for "which papers" and return plain values. `Store` (`protocol.py`) is the contract both
+backends keep and the rest of paperscope types against."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from .sqlite import SQLiteStore, Store
+from .protocol import Store
+from .sqlite import SQLiteStore
 from .sqlite_user import ANY_TAG
 
 __all__ = ["ANY_TAG", "SQLiteStore", "Store", "is_url", "open_store"]
@@ -19,7 +20,7 @@ def is_url(location: object) -> bool:
     return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
 
 
-def open_store(location: str | Path, *, readonly: bool = False) -> Any:
+def open_store(location: str | Path, *, readonly: bool = False) -> Store:
     if is_url(location):
         from .postgres import PostgresStore
 

@@ -6,14 +6,16 @@ the copied rows (no paper is embedded again)."""
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable, Iterator
+from typing import Callable, Iterator
+
+from .protocol import Store
 
 BATCH = 2000
 ORDER = ("papers", "paper_keys", "collections", "sources")
 USER = ("user_tags", "user_marks", "user_dismissals", "user_keys")
 
 
-def copy_library(src: Any, dest: Any, progress: Callable[[str, int, int], None] | None = None) -> dict[str, int]:
+def copy_library(src: Store, dest: Store, progress: Callable[[str, int, int], None] | None = None) -> dict[str, int]:
     """Copy every row of `src` into `dest` (rows `dest` already has are kept). Returns counts."""
     counts: dict[str, int] = {}
     with dest.transaction():
@@ -39,6 +41,6 @@ def _copy(rows: Iterator[tuple], load: Callable[[list], None], name: str,
     return done
 
 
-def _embeddings(dest: Any, rows: list[tuple[str, str, int, bytes]]) -> None:
+def _embeddings(dest: Store, rows: list[tuple[str, str, int, bytes]]) -> None:
     for (model, dim), group in itertools.groupby(sorted(rows, key=lambda r: (r[0], r[2])), key=lambda r: (r[0], r[2])):
         dest.save_embeddings(model, dim, [(h, v) for _, h, _, v in group])

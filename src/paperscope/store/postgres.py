@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 from importlib import resources
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Mapping
 
 import numpy as np
 
@@ -108,7 +108,7 @@ class PostgresStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
                             [(k, paper_id) for k in keys])
 
     # ------------------------------------------------------------------ papers
-    def paper_row(self, paper_id: str) -> dict[str, Any] | None:
+    def paper_row(self, paper_id: str) -> Mapping[str, Any] | None:
         row = self.conn.execute(f"SELECT {PAPER_COLUMNS} FROM papers WHERE id = %s", (paper_id,)).fetchone()
         return dict(zip(PAPER_COLUMNS.split(", "), row)) if row else None
 

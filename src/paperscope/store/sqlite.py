@@ -8,7 +8,7 @@ import sqlite3
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Mapping
 
 from ..filters import Filter
 from ..model import InputError, Paper
@@ -60,7 +60,7 @@ class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
         self.conn.close()
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self) -> Iterator[Any]:
         """BEGIN IMMEDIATE .. COMMIT; any exception (KeyboardInterrupt included) rolls back.
         SQLite rolls back by itself on some errors (a full disk): then there is nothing to roll
         back, and the error the user sees is the original one, as DiskFull when the disk is full."""
@@ -113,7 +113,7 @@ class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
                               [(k, paper_id) for k in keys])
 
     # ------------------------------------------------------------------ papers
-    def paper_row(self, paper_id: str) -> sqlite3.Row | None:
+    def paper_row(self, paper_id: str) -> Mapping[str, Any] | None:
         return self.conn.execute(f"SELECT {PAPER_COLUMNS} FROM papers WHERE id = ?", (paper_id,)).fetchone()
 
     def insert_paper(self, values: dict[str, Any]) -> None:
@@ -266,5 +266,3 @@ def _split_sql(script: str) -> list[str]:
         statements.append(buf.strip())
     return statements
 
-
-Store = SQLiteStore  # the default backend
