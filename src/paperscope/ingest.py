@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +62,8 @@ class IngestReport:
     files: list[FileReport] = field(default_factory=list)
     merges: list[dict[str, Any]] = field(default_factory=list)  # what was merged into what
     derived: dict[str, int] = field(default_factory=dict)
+    batches: int = 0  # transactions committed (each a whole batch of records)
+    read_all: bool = False  # every file was read and its batches committed
 
     def total(self, name: str) -> int:
         return sum(getattr(f, name) for f in self.files)
@@ -114,6 +117,8 @@ class Ingester:
             for i, path in enumerate(files):
                 self.progress("files", i, len(files))
                 self._ingest_file(path, report)
+            report.read_all = True
+            _hold_for_tests("read")
         except BaseException as exc:  # Ctrl-C, a full disk: say what the committed batches hold
             exc.ingest_report = report
             raise
@@ -176,6 +181,7 @@ class Ingester:
         self._new_ids: list[str] = []
         try:
             self._write(batch, fr, digest, fmt, report)
+            report.batches += 1
         except BaseException:
             for k, v in counts.items():
                 setattr(fr, k, v)
@@ -183,6 +189,7 @@ class Ingester:
             fr.seen.difference_update(self._new_ids)
             fr.records -= len(batch)  # read but not kept
             raise
+        _hold_for_tests(report.batches)
 
     def _write(self, batch: list[Record], fr: FileReport, digest: str, fmt: str,
                report: IngestReport) -> None:
@@ -276,6 +283,17 @@ class Ingester:
         store.add_keys(existing, keys)
         filled = sorted(k for k in changes if k not in ("title_source", "text_hash", "label"))
         return ("merged" if filled else "unchanged"), existing, filled
+
+
+def _hold_for_tests(point: int | str) -> None:
+    """For tests that interrupt an ingest at a known point: with PAPERSCOPE_TEST_HOLD="N:FIFO",
+    the run stops after its N-th committed batch (N="read": after every file was read, before
+    derived data) and waits on the named pipe FIFO until the test writes to it (or signals the
+    process, which is the point). Unset: nothing happens."""
+    hold = os.environ.get("PAPERSCOPE_TEST_HOLD")
+    if hold and hold.partition(":")[0] == str(point):
+        with open(hold.partition(":")[2], "rb") as fifo:
+            fifo.read(1)
 
 
 def _given_path(p: str | Path) -> Path:

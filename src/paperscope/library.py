@@ -132,7 +132,11 @@ class Library:
         report = Ingester(self.store, fmt=fmt, venue=venue, year=year, strict=strict,
                           progress=progress).run(paths)
         self.invalidate()
-        report.derived = self.refresh_derived(embed=embed, analyse=analyse, progress=progress)
+        try:
+            report.derived = self.refresh_derived(embed=embed, analyse=analyse, progress=progress)
+        except BaseException as exc:  # Ctrl-C, a full disk: every batch read is in; say so
+            exc.ingest_report = report
+            raise
         return report
 
     def refresh_derived(self, *, embed: bool = True, analyse: bool = True,

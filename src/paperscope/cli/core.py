@@ -24,16 +24,15 @@ def ingest(
 ) -> None:
     """Read paper lists into the library (idempotent: re-ingesting changes nothing)."""
     from ..store.sqlite import DiskFull
-    from .ingest_report import print_report, print_stopped, tracking
+    from .ingest_report import print_report, print_stopped
 
     with user_errors():
         with open_library() as lib, progress_bar(not as_json) as progress:
-            update, state = tracking(progress)
             try:
                 report = lib.ingest(paths, fmt=fmt, venue=venue, year=year, strict=strict,
-                                    embed=embed, progress=update)
+                                    embed=embed, progress=progress)
             except (KeyboardInterrupt, DiskFull) as exc:  # say what was kept
-                print_stopped(exc, state["phase"])
+                print_stopped(exc, _papers_now(lib))
                 if isinstance(exc, KeyboardInterrupt):
                     raise typer.Exit(130) from None
                 raise
@@ -44,6 +43,14 @@ def ingest(
         print_report(report, stats)
     if not report.ok:
         raise typer.Exit(1)
+
+
+def _papers_now(lib) -> int | None:
+    """How many papers the library holds after a stopped run (None when it cannot tell)."""
+    try:
+        return lib.stats()["papers"]
+    except Exception:  # a full disk, a lost connection: the message says what the run kept
+        return None
 
 
 @app.command("list")

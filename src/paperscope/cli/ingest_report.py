@@ -3,7 +3,6 @@ and, when a run is stopped (Ctrl-C, a full disk), what the library kept."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
 
 from rich import box
 from rich.markup import escape
@@ -12,7 +11,6 @@ from rich.table import Table
 from .common import console, err_console
 
 SHOWN = 20  # problems printed per file; the JSON report has them all
-DERIVED = ("facts", "index", "embed")
 
 
 def print_report(report, stats) -> None:
@@ -59,35 +57,30 @@ def _print_problems(f) -> None:
         err_console.print(f"... and {more} more in {escape(f.path)} (--json lists them all)", highlight=False)
 
 
-def tracking(progress: Callable[[str, int, int], None]) -> tuple[Callable[[str, int, int], None], dict]:
-    """The progress callback, remembering the phase it last heard of."""
-    state = {"phase": ""}
-
-    def update(phase: str, done: int, total: int) -> None:
-        state["phase"] = phase
-        progress(phase, done, total)
-
-    return update, state
-
-
-def print_stopped(exc: BaseException, phase: str) -> None:
-    """What was kept when a run stopped early."""
+def print_stopped(exc: BaseException, papers_now: int | None = None) -> None:
+    """What the library holds when a run stopped early (Ctrl-C, a full disk): the batches
+    committed are in, whole; the batch in flight, if any, was rolled back."""
     why = "interrupted" if isinstance(exc, KeyboardInterrupt) else "stopped"
     report = getattr(exc, "ingest_report", None)
-    if report is None:
-        if phase in DERIVED:
-            err_console.print(f"{why} while computing derived data ({phase}): every record read is in the "
-                              f"library; run the same command again to finish the derived data.", highlight=False,
-                              markup=False)
-        else:
-            err_console.print(f"{why} before any record was written: the library is as it was.", highlight=False, markup=False)
+    total = f"; the library holds {papers_now:,} papers" if papers_now is not None else ""
+    if report is None:  # stopped before reading began (opening the library, finding files)
+        say(f"{why} before any record was written: the library is as it was{total}.")
         return
-    done = [f for f in report.files if f.records or f.error]
+    kept = (f"{report.total('added'):,} new papers, {report.total('merged'):,} merged and "
+            f"{report.total('unchanged'):,} unchanged from {report.batches:,} whole batch"
+            f"{'es' * (report.batches != 1)}")
+    if report.read_all:
+        say(f"{why} after every file was read: {kept} are in the library{total}; "
+            f"their derived data (facts, search index, embeddings, topics) is not complete. Run the same "
+            f"command again to finish it: nothing is read twice or duplicated.")
+        return
     cut = report.files[-1] if report.files else None
-    err_console.print(
-        f"{why}: kept {report.total('added')} new papers, {report.total('merged')} merged and "
-        f"{report.total('unchanged')} unchanged, from {len(done)} file(s) in whole batches"
-        + (f"; {Path(cut.path).name} was cut after its last whole batch (the batch in flight was rolled back)"
-           if cut is not None else "")
-        + ". Run the same command again to finish: what is in is recognised, nothing is duplicated.",
-        highlight=False, markup=False)
+    where = (f"; {Path(cut.path).name} stopped after its last whole batch (a batch in flight was rolled back)"
+             if cut is not None else "")
+    say(f"{why} while reading: {kept} are in the library{total}{where}; later files were not read and "
+        f"derived data was not computed. Run the same command again to finish: what is in is recognised, "
+        f"nothing is duplicated.")
+
+
+def say(text: str) -> None:
+    err_console.print(text, highlight=False, markup=False, soft_wrap=True)
