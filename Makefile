@@ -14,7 +14,7 @@ $(BIN)/python:
 	$(BIN)/pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[test,cluster,postgres]'
+	$(BIN)/pip install --quiet -e '.[test,cluster,postgres,mcp]'
 	touch $@
 
 install: $(VENV)/.installed

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,43 @@ def lib(tmp_path, backend):
 
 def pytest_sessionfinish(session, exitstatus) -> None:
     stop_server()
+
+
+# A test skipped because something it needs is not installed is a failure: `make test` installs
+# every dependency, so such a skip means a shipped feature went untested. Skips for data that
+# is not there (the shared corpora) stay skips.
+MISSING_DEPENDENCY = re.compile(r"could not import|no module named|is not installed|not installed:|no chromium",
+                                re.IGNORECASE)
+
+
+def _missing_dependency(report) -> str | None:
+    if not report.skipped:
+        return None
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    return reason if MISSING_DEPENDENCY.search(reason) else None
+
+
+def _as_failure(report, reason: str) -> None:
+    report.outcome = "failed"
+    report.longrepr = f"skipped for a missing dependency (install it: make install): {reason}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    reason = _missing_dependency(report)
+    if reason:
+        _as_failure(report, reason)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    outcome = yield
+    report = outcome.get_result()
+    reason = _missing_dependency(report)
+    if reason:
+        _as_failure(report, reason)
 
 
 @pytest.fixture(scope="session")
