@@ -4,6 +4,8 @@ cluster at `--address`). Both take (key, texts) jobs and give back (key, result)
 finish, keeping a bounded number in flight so the driver never holds the whole corpus."""
 from __future__ import annotations
 
+import logging
+import os
 from typing import Any, Iterable, Iterator
 
 from ..model import InputError
@@ -35,6 +37,11 @@ class RayEngine:
     name = "ray"
 
     def __init__(self, address: str | None = None, workers: int | None = None):
+        if not address:
+            # A local instance for this build only: token authentication stays on (Ray's
+            # default), asked for explicitly (Ray reads it when imported) so that Ray does not
+            # print a warning that it chose it.
+            os.environ.setdefault("RAY_AUTH_MODE", "token")
         try:
             import ray
         except ImportError as exc:  # pragma: no cover - depends on the environment
@@ -49,7 +56,9 @@ class RayEngine:
                     raise InputError(f"cannot reach a Ray cluster at {address}: {str(exc).strip()[:300]} "
                                      "(start one with `ray start --head`)") from exc
             else:
-                ray.init(num_cpus=workers or 2, include_dashboard=False, log_to_driver=False)
+                # INFO lines (a token saved, an instance started) are Ray's business
+                ray.init(num_cpus=workers or 2, include_dashboard=False, log_to_driver=False,
+                         logging_level=logging.WARNING)
             self.started = True
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.workers = max(1, min(workers or cpus, cpus))

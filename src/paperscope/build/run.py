@@ -28,6 +28,7 @@ from .engines import make_engine
 from ..store.protocol import Store
 
 SHARD_SIZE = 1000
+MAX_SHARD_SIZE = 1_000_000  # papers per shard; a shard is computed and written in one piece
 STAGING = "staging.db"
 Say = Callable[[str], None]
 
@@ -106,8 +107,8 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, engine: str = "local
     old = shards.read_manifest(folder) or {}
     versions = {"facts": FACTS_VERSION, "model": MODEL_ID, "dim": DIM}
     size = int(old.get("shard_size") or shard_size)
-    if size < 1:
-        raise InputError("--shard-size must be at least 1")
+    if not 1 <= size <= MAX_SHARD_SIZE:
+        raise InputError(f"--shard-size must be between 1 and {MAX_SHARD_SIZE:,} (got {shard_size})")
     eng = make_engine(engine, address=address, workers=workers, embedder=embedder)  # fails before any work
     wall0, cpu0 = time.monotonic(), time.process_time()
     staging = SQLiteStore(folder / STAGING)
@@ -116,6 +117,8 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, engine: str = "local
         stages: dict[str, Any] = {"read": {"wall_s": time.monotonic() - wall0, "cpu_s": time.process_time() - cpu0}}
         lo, hi = staging.rowid_span()
         total = staging.count_papers()
+        if not old.get("shard_size"):  # a new folder: cut so that every worker has a shard
+            size = _planned_size(size, lo, hi, eng.workers)
         entries = {e["name"]: e for e in old.get("shards", [])}
         manifest = {"format": shards.FORMAT, "shard_size": size, "versions": versions,
                     "inputs": [{"path": f.path, "format": f.format, "records": f.records, "skipped": f.skipped,
@@ -163,6 +166,14 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, engine: str = "local
     report["stages"] = stages
     report["counts"] = manifest["counts"]
     return report
+
+
+def _planned_size(size: int, lo: int, hi: int, workers: int) -> int:
+    """Papers per shard for a new build folder: at most `size`, and small enough that the
+    rows lo..hi give each of `workers` a shard (95 papers, 2 workers: 48, not one shard of 95).
+    The manifest keeps it, so later runs on the folder cut the same shards."""
+    rows = hi - lo + 1 if hi else 0
+    return max(1, min(size, -(-rows // max(1, workers)))) if rows else size
 
 
 def _plan(staging: Store, folder: Path, lo: int, hi: int, size: int, versions: dict, entries: dict,

@@ -20,8 +20,18 @@ def default_folder() -> Path:
 
 
 def _pgserver():
+    import warnings
+
+    from platformdirs import RuntimeDirWarning
+
     try:
-        import pgserver
+        # pgserver keeps its lock file in the user's runtime folder; without XDG_RUNTIME_DIR (a
+        # container, cron, ssh without a login session) platformdirs falls back to a private
+        # /tmp/runtime-UID, which serves the lock as well, and warns about it on import: a line
+        # the user can do nothing about. Only that warning, only during this import.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeDirWarning)
+            import pgserver
     except ImportError as exc:
         raise InputError("`paperscope db` needs the postgres extra: pip install 'paperscope[postgres]'") from exc
     return pgserver
