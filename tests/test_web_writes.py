@@ -139,3 +139,17 @@ def test_cached_pages_follow_writes_and_language(db_copy):
         assert "论文集" in c.get("/").text
         c.cookies.set("lang", "en")
         assert "Collections" in c.get("/").text
+
+
+def test_a_full_disk_answers_507_and_keeps_the_library(db_copy):
+    """SQLITE_FULL (here the library's page cap, as on a full disk) is the server's trouble,
+    not the request's: 507, and what was written before stays."""
+    with TestClient(app_for(db_copy), base_url=BASE) as c:
+        pid = first_id(c)
+        assert c.put(f"/api/papers/{pid}/note", json={"note": "kept"}).status_code == 200
+        with c.app.state.pool.use() as lib:
+            pages = lib.store.conn.execute("PRAGMA page_count").fetchone()[0]
+            lib.store.conn.execute(f"PRAGMA max_page_count = {pages}")
+        r = c.put(f"/api/papers/{pid}/note", json={"note": "x " * 9_000})
+        assert r.status_code == 507 and "disk is full" in r.json()["error"]
+        assert c.get(f"/api/papers/{pid}").json()["note"] == "kept"

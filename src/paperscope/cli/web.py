@@ -36,6 +36,13 @@ def serve(
     from ..web.app import create_app, is_loopback
 
     path = state.db or default_db_path()
+    from ..model import InputError
+    from ..web.deps import check_token
+
+    try:
+        check_token(token or None)
+    except InputError as exc:
+        fail(str(exc))
     try:
         web_app = create_app(path, host=host, token=token, pool_size=pool, cache=cache)
     except Exception as exc:  # unreadable or corrupt library file

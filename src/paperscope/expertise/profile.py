@@ -148,7 +148,7 @@ def from_texts_items(texts: list[str]) -> list[Item]:
 def from_pasted(store: Store, text: str, matcher=None) -> Profile:
     """A profile from pasted text: BibTeX, RIS, a JSON list or JSON lines of papers, or else
     plain texts (one paper per paragraph, paragraphs split by blank lines)."""
-    from ..export.importer import READERS, Matcher
+    from ..export.importer import Matcher, parse_entries
 
     body = (text or "").strip()
     if not body:
@@ -157,10 +157,7 @@ def from_pasted(store: Store, text: str, matcher=None) -> Profile:
             ".json" if body.startswith("[") else ".jsonl" if body.startswith("{") else None)
     if kind is None:
         return from_texts([p for p in body.split("\n\n") if p.strip()], "pasted texts")
-    try:
-        entries = READERS[kind](body)
-    except (ValueError, KeyError, TypeError) as exc:
-        raise InputError(f"could not read the pasted {kind[1:]} ({exc})") from None
+    entries = parse_entries(kind, body, f"the pasted {kind[1:]}")
     if not entries:
         raise InputError(f"no entries found in the pasted {kind[1:]}")
     matcher = matcher or Matcher(p.to_dict() for p in store.papers())

@@ -95,13 +95,18 @@ def _from_mapping(i: int, d: dict[str, Any]) -> Entry:
         urls += [str(u) for u in low["urls"].values() if u]
     elif isinstance(low.get("urls"), list):
         urls += [str(u) for u in low["urls"] if u]
-    issued = low.get("issued")
-    year = _year(low.get("year")) or (_year(issued.get("date-parts", [[None]])[0][0])
-                                      if isinstance(issued, dict) and issued.get("date-parts") else None)
+    year = _year(low.get("year")) or _issued_year(low.get("issued"))
     custom = low.get("custom") if isinstance(low.get("custom"), dict) else {}
     pid = _str(custom.get("paperscope_id")) or (_str(low.get("id")) if low.get("abstract_source") else "")
     return Entry(i, title=_str(low.get("title")), abstract=_str(low.get("abstract")), year=year,
                  urls=urls, doi=_str(low.get("doi")), paper_id=pid)
+
+
+def _issued_year(issued: Any) -> int | None:
+    """CSL `issued`: {"date-parts": [[2024, 5, 1]]}; any part may be missing or empty."""
+    parts = issued.get("date-parts") if isinstance(issued, dict) else None
+    first = parts[0] if isinstance(parts, list) and parts else None
+    return _year(first[0]) if isinstance(first, list) and first else None
 
 
 def _read_json(text: str) -> list[Entry]:
@@ -127,11 +132,33 @@ def _read_jsonl(text: str) -> list[Entry]:
 
 
 def _read_csv(text: str) -> list[Entry]:
-    return [_from_mapping(i, row) for i, row in enumerate(csv.DictReader(text.splitlines()), 1)]
+    rows = csv.DictReader(text.splitlines())
+    out: list[Entry] = []
+    try:
+        for i, row in enumerate(rows, 1):
+            out.append(_from_mapping(i, row))
+    except csv.Error as exc:  # e.g. a field over the csv module's 128 KiB limit
+        raise InputError(f"line {rows.line_num}: {exc}") from None
+    return out
 
 
 READERS = {".bib": _read_bibtex, ".bibtex": _read_bibtex, ".ris": _read_ris, ".json": _read_json,
            ".jsonl": _read_jsonl, ".csv": _read_csv}
+# What a reader may raise on a file it cannot make sense of (RecursionError: JSON or braces
+# nested deeper than Python's stack allows)
+UNREADABLE = (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError)
+
+
+def parse_entries(kind: str, text: str, where: str) -> list[Entry]:
+    """The entries of `text` in format `kind` (a key of READERS); anything the text holds ends
+    in an InputError that starts with `where` (a file name, or "the pasted bib")."""
+    try:
+        return READERS[kind](text)
+    except InputError as exc:
+        raise InputError(f"{where}: {exc}") from None
+    except UNREADABLE as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc) or type(exc).__name__
+        raise InputError(f"{where}: could not read the entries ({why})") from None
 
 
 def read_entries(path: str | Path) -> list[Entry]:
@@ -145,10 +172,7 @@ def read_entries(path: str | Path) -> list[Entry]:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise InputError(f"{path}: not UTF-8 text") from None
-    try:
-        return reader(text)
-    except (ValueError, KeyError, TypeError) as exc:
-        raise InputError(f"{path}: could not read library ({exc})") from None
+    return parse_entries(path.suffix.lower(), text, str(path))
 
 
 # --------------------------------------------------------------------------- matching

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import queue
+import re
 import threading
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -129,18 +130,20 @@ class SecurityHeaders:
 
         async def bounded_receive() -> dict:
             """Bodies without a declared length are counted as they arrive; past the cap the
-            app sees the client go away, so a worker never holds more than MAX_BODY."""
+            read fails with 413, so a worker never holds more than MAX_BODY."""
             nonlocal received
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > MAX_BODY:
-                    return {"type": "http.disconnect"}
+                    raise HTTPException(413, "request body too large (at most 4 MB)")
             return message
 
         async def send_with_headers(message: dict) -> None:
             if message["type"] == "http.response.start":
                 message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+                if message.get("status") == 413:  # the rest of the body is not worth reading
+                    message["headers"].append((b"connection", b"close"))
             await send(message)
 
         await self.app(scope, bounded_receive, send_with_headers)
@@ -166,13 +169,17 @@ async def _refuse_large(send: Any) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+HOST_HEADER = re.compile(r"(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9.-]+))(?::\d{1,5})?")
+
+
 def _loopback_host(scope: dict) -> bool:
-    for key, value in scope.get("headers", []):
-        if key == b"host":
-            host = value.decode("latin-1").strip()
-            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-            return is_loopback(name)
-    return True  # HTTP/1.0 without Host: nothing to rebind
+    """The Host header, parsed strictly (a name or an address and an optional port, nothing
+    else: `localhost:8000@evil.example` is refused), names a loopback address."""
+    hosts = [value for key, value in scope.get("headers", []) if key == b"host"]
+    if not hosts:
+        return True  # HTTP/1.0 without Host: nothing to rebind
+    found = HOST_HEADER.fullmatch(hosts[0].decode("latin-1").strip()) if len(hosts) == 1 else None
+    return bool(found) and is_loopback(found["v6"] or found["name"])
 
 
 def _templates() -> Environment:
@@ -200,6 +207,9 @@ def create_app(db_path: str | Path, *, host: str = "127.0.0.1", token: str | Non
     app = FastAPI(title="paperscope", version="0.1.0", docs_url=None, redoc_url=None, lifespan=lifespan,
                   openapi_url="/api/openapi.json",
                   description="Read-mostly JSON API over a paperscope library. Shapes match the CLI's `--json` output.")
+    from .deps import check_token
+
+    check_token(token or None)
     app.state.pool = LibraryPool(db_path, pool_size)
     app.state.token = token or None
     app.state.writes_allowed = bool(token) or is_loopback(host)
@@ -291,6 +301,18 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(InputError)
     async def _input(request: Request, exc: InputError) -> Response:
         return error_page(request, 400, str(exc))
+
+    from starlette.requests import ClientDisconnect
+
+    from ..store.sqlite import DiskFull
+
+    @app.exception_handler(DiskFull)
+    async def _disk_full(request: Request, exc: DiskFull) -> Response:  # the server's fault, not the request's
+        return error_page(request, 507, "the library's disk is full: the change was not saved")
+
+    @app.exception_handler(ClientDisconnect)
+    async def _gone(request: Request, exc: ClientDisconnect) -> Response:  # nobody left to answer
+        return Response(status_code=400)
 
     @app.exception_handler(ValueError)
     async def _value(request: Request, exc: ValueError) -> Response:

@@ -2,13 +2,14 @@
 import each other): a library handle from the pool, the write guard, parameter shapes."""
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Annotated, Any, Literal, Optional
 
 from fastapi import HTTPException, Query, Request
 
 from ..filters import YEAR_HELP
-from ..model import Hit
+from ..model import Hit, InputError
 
 ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,80}$"
 Mode = Literal["hybrid", "lexical", "semantic"]  # = filters.MODES
@@ -33,6 +34,17 @@ def tokens_match(given: str | None, token: str | None) -> bool:
     if not given or not token:
         return False
     return secrets.compare_digest(given.encode("utf-8", "replace"), token.encode("utf-8", "replace"))
+
+
+TOKEN_CHARS = re.compile(r"[!#-+\--:<-\[\]-~]{1,512}")  # visible ASCII but `"`, `,`, `;`, `\`
+
+
+def check_token(token: str | None) -> None:
+    """Refuse, at start, a token that cannot travel in an `Authorization` header and a cookie
+    unchanged (HTTP headers are Latin-1 bytes; a cookie value excludes `"`, `,`, `;`, `\`)."""
+    if token is not None and not TOKEN_CHARS.fullmatch(token):
+        raise InputError("--token / $PAPERSCOPE_TOKEN must be 1 to 512 visible ASCII characters without "
+                         "spaces, quotes, commas, semicolons or backslashes (e.g. from `openssl rand -hex 24`)")
 
 
 def check_write(request: Request) -> None:

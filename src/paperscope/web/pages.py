@@ -148,16 +148,15 @@ DRAFT_CHARS = 20_000
 async def related_post(request: Request) -> HTMLResponse:
     """The draft form posts here, so a pasted abstract never lands in the address bar, the
     browser history or a server's access log (which record the URL, not the body)."""
-    from urllib.parse import parse_qs
+    from .bodies import form_fields
 
     if not request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
         raise HTTPException(415, "send the form (application/x-www-form-urlencoded)")
     body = await request.body()
     if len(body) > 8 * DRAFT_CHARS:
         raise HTTPException(413, "draft too long")
-    form = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=10)
-    text = (form.get("text") or [""])[0]
-    collection = (form.get("collection") or [""])[0] or None
+    form = form_fields(body, ("text", "collection"))
+    text, collection = form["text"], form["collection"] or None
     if len(text) > DRAFT_CHARS or len(collection or "") > 200:
         raise HTTPException(422, f"the draft may hold at most {DRAFT_CHARS} characters")
     from starlette.concurrency import run_in_threadpool

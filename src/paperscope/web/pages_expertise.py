@@ -6,12 +6,12 @@ area in static/match.js."""
 from __future__ import annotations
 
 from typing import Annotated, Any, Optional
-from urllib.parse import parse_qs
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse
 
 from ..model import InputError
+from .bodies import form_fields, json_object
 from .deps import ID_PATTERN, Collection, Venue, Year, hits_json, pool
 from .render import page, present_hit
 
@@ -59,9 +59,8 @@ async def match_post(request: Request) -> HTMLResponse:
     body = await request.body()
     if len(body) > MAX_FORM:
         raise HTTPException(413, f"at most {MAX_FORM // 1_000_000} MB of papers at once")
-    form = parse_qs(body.decode("utf-8", errors="replace"), max_num_fields=10)
-    text = (form.get("text") or [""])[0]
-    collection = (form.get("collection") or [""])[0][:200] or None
+    form = form_fields(body, ("text", "collection"))
+    text, collection = form["text"], form["collection"][:200] or None
     return _match_page(request, text, collection)
 
 
@@ -98,14 +97,7 @@ async def api_match(request: Request, venue: Venue = None, year: Year = None, li
     body = await request.body()
     if len(body) > MAX_FORM:
         raise HTTPException(413, "profile too large")
-    import json
-
-    try:
-        data = json.loads(body or b"{}")
-    except ValueError:
-        raise HTTPException(400, "body must be JSON") from None
-    if not isinstance(data, dict):
-        raise HTTPException(400, 'body must be a JSON object: {"papers": ...} | {"ids": [...]} | {"texts": [...]}')
+    data = json_object(body, '{"papers": ...} | {"ids": [...]} | {"texts": [...]}')
     with pool(request) as lib:
         try:
             if isinstance(data.get("papers"), str):
