@@ -153,5 +153,10 @@ def build_server(db: str | Path | None, *, allow_writes: bool = False, embedder:
 
 
 def serve(db: str | Path | None, *, allow_writes: bool = False) -> None:
-    """Run the server on stdin/stdout until the client closes it."""
-    build_server(db, allow_writes=allow_writes).run("stdio")
+    """Run the server on stdin/stdout until the client closes it (protocol errors answered
+    by `assistant_stdio`)."""
+    import anyio
+
+    from .assistant_stdio import run_stdio
+
+    anyio.run(run_stdio, build_server(db, allow_writes=allow_writes))

@@ -10,6 +10,8 @@ from urllib.parse import unquote_to_bytes
 
 from fastapi import HTTPException
 
+from ..unicode_check import bad_text_field
+
 MAX_DEPTH = 32  # JSON nesting a body may have (the shapes the routes take need 3)
 
 
@@ -43,23 +45,6 @@ def _depth_ok(text: str) -> bool:
     return True
 
 
-def check_text(value: Any, field: str) -> None:
-    """Raise 422 naming `field` (a dotted path) when a string anywhere in `value` is not valid
-    Unicode (a lone surrogate cannot be encoded, searched or stored)."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise HTTPException(422, f"{field}: not valid Unicode text (a lone surrogate)") from None
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            check_text(key, f"{field}.{key!r}" if field else repr(key))
-            check_text(item, f"{field}.{key}" if field else str(key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            check_text(item, f"{field}.{i}" if field else str(i))
-
-
 def json_object(body: bytes, shape: str) -> dict[str, Any]:
     """The JSON object a body holds (an empty body is `{}`); `shape` says what is expected."""
     text = _utf8(body, "body") if body else "{}"
@@ -71,7 +56,8 @@ def json_object(body: bytes, shape: str) -> dict[str, Any]:
         raise HTTPException(400, f"body: not JSON ({exc})") from None
     if not isinstance(data, dict):
         raise HTTPException(400, f"body must be a JSON object: {shape}")
-    check_text(data, "")
+    if (where := bad_text_field(data)):
+        raise HTTPException(422, f"{where}: not valid Unicode text (a lone surrogate)")
     return data
 
 
