@@ -32,7 +32,7 @@ def build_server(db: str | Path | None, *, allow_writes: bool = False, embedder:
 
     from .library import Library
 
-    lib = Library.open(db, readonly=not allow_writes, embedder=embedder)
+    lib = Library.open(db, readonly=not allow_writes, create=False, embedder=embedder)
     lock = threading.Lock()  # one library handle: one question at a time
     server = MCPServer("paperscope", instructions=(
         "A local library of ML conference papers. Search it (hybrid lexical + semantic), open a "

@@ -55,17 +55,13 @@ class Library:
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
-    def open(cls, location: str | Path | None = None, *, readonly: bool = False,
+    def open(cls, location: str | Path | None = None, *, readonly: bool = False, create: bool = True,
              embedder: Any | None = None) -> "Library":
-        """Open (or, unless `readonly`, create) the library at `location`: a SQLite file or a
-        postgresql:// URL."""
-        location = location or default_db_path()
-        if not is_url(str(location)):
-            location = Path(location).expanduser()
-            if readonly and not location.exists():
-                raise InputError(f"no library at {location}: run `paperscope ingest` first")
-        return cls(open_store(str(location) if is_url(str(location)) else location, readonly=readonly),
-                   embedder=embedder)
+        """Open the library at `location` (a SQLite file or a postgresql:// URL; None: the
+        default one), creating it when missing if `create` and not `readonly`. A location that
+        is not a library, or none where one must exist, raises `InputError` naming it."""
+        location = default_db_path() if location is None else location
+        return cls(open_store(location, readonly=readonly, create=create), embedder=embedder)
 
     @property
     def path(self) -> Path | str:

@@ -21,6 +21,6 @@ def mcp_command(
     from ..model import InputError
 
     try:
-        serve(state.db or default_db_path(), allow_writes=allow_writes)
+        serve(default_db_path() if state.db is None else state.db, allow_writes=allow_writes)
     except InputError as exc:
         fail(str(exc))

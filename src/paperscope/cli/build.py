@@ -53,7 +53,7 @@ def load(
 ) -> None:
     """Bulk-load a build folder into the library (only what changed) and build the search indexes."""
     with user_errors():
-        with open_library() as lib, progress_bar(not as_json) as progress:
+        with open_library(create=True) as lib, progress_bar(not as_json) as progress:
             report = lib.load(folder, say=_say(not as_json), progress=progress)
     if as_json:
         print_json(report)

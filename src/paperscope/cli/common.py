@@ -82,10 +82,11 @@ def json_option() -> Any:
     return typer.Option(False, "--json", help="Print JSON.")
 
 
-def open_library(readonly: bool = False):
+def open_library(readonly: bool = False, create: bool = False):
+    """The --db library; only `create` (ingest, load) makes one where there is none."""
     from ..library import Library
 
-    return Library.open(state.db, readonly=readonly)
+    return Library.open(state.db, readonly=readonly, create=create)
 
 
 def title_markup(paper: dict, style: str = "") -> str:

@@ -27,7 +27,7 @@ def ingest(
     from .ingest_report import print_report, print_stopped
 
     with user_errors():
-        with open_library() as lib, progress_bar(not as_json) as progress:
+        with open_library(create=True) as lib, progress_bar(not as_json) as progress:
             try:
                 report = lib.ingest(paths, fmt=fmt, venue=venue, year=year, strict=strict,
                                     embed=embed, progress=progress)

@@ -35,7 +35,7 @@ def serve(
     from ..library import default_db_path
     from ..web.app import create_app, is_loopback
 
-    path = state.db or default_db_path()
+    path = default_db_path() if state.db is None else state.db
     from ..model import InputError
     from ..web.deps import check_token
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..model import InputError
 from .protocol import Store
 from .sqlite import SQLiteStore
 from .sqlite_user import ANY_TAG
@@ -20,9 +21,15 @@ def is_url(location: object) -> bool:
     return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
 
 
-def open_store(location: str | Path, *, readonly: bool = False) -> Store:
+def open_store(location: str | Path, *, readonly: bool = False, create: bool = True) -> Store:
+    """The library at `location`. Unless `create`, only an existing one: a missing file or an
+    empty database is refused (read commands never leave an empty library behind). A location
+    that is not a library (a folder, another kind of file, a damaged one, a malformed URL) is
+    refused with an `InputError` naming it."""
+    if not str(location).strip():
+        raise InputError("the library location is empty: name a SQLite file or a postgresql:// URL")
     if is_url(location):
         from .postgres import PostgresStore
 
-        return PostgresStore(str(location), readonly=readonly)
-    return SQLiteStore(Path(location).expanduser(), readonly=readonly)
+        return PostgresStore(str(location), readonly=readonly, create=create)
+    return SQLiteStore(Path(location).expanduser(), readonly=readonly, create=create)

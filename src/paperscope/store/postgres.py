@@ -36,7 +36,7 @@ def _migrations() -> list[tuple[str, str]]:
 class PostgresStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
     backend = "postgres"
 
-    def __init__(self, url: str, *, readonly: bool = False):
+    def __init__(self, url: str, *, readonly: bool = False, create: bool = True):
         try:
             import psycopg
             from pgvector.psycopg import register_vector
@@ -48,12 +48,14 @@ class PostgresStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
         self.readonly = readonly
         try:
             self.conn = psycopg.connect(url, autocommit=True)
-        except psycopg.OperationalError as exc:
-            raise InputError(f"cannot connect to {redact(url)}: {str(exc).strip().splitlines()[0]}") from None
+        except (psycopg.Error, ValueError) as exc:  # unreachable server, or a malformed URL
+            reason = redact(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)
+            raise InputError(f"cannot connect to {redact(url)}: {reason}") from None
+        if (readonly or not create) and not self._has_schema():
+            self.conn.close()
+            raise InputError(f"no paperscope library in {redact(url)}: run `paperscope ingest` first")
         if not readonly:
             self.migrate()
-        elif not self._has_schema():
-            raise InputError(f"no paperscope library in {redact(url)}: run `paperscope ingest` first")
         register_vector(self.conn)
         if readonly:
             self.conn.execute("SET default_transaction_read_only = on")

@@ -9,9 +9,11 @@ from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
+from urllib.parse import quote
 
 from ..filters import Filter
 from ..model import InputError, Paper
+from . import opening
 from .rows import COPY_COLUMNS, ORDER_BY, PAPER_COLUMNS, membership_dict, paper_from_row
 from .sqlite_analysis import AnalysisData
 from .sqlite_browse import BrowseQueries
@@ -39,18 +41,42 @@ class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
     """One SQLite library file. Writes go through `transaction()`; reads may run anywhere.
     The queries are grouped by area in the mixins (browse, index, user, analysis)."""
 
-    def __init__(self, path: str | Path, *, readonly: bool = False):
+    def __init__(self, path: str | Path, *, readonly: bool = False, create: bool = True):
+        """Open the library file at `path`; unless `create`, only one that exists (a missing
+        path is refused, nothing is created). A location that is not a library is refused
+        with a message naming it (`opening.py`)."""
         self.path = Path(path)
+        opening.check_location(self.path, readonly=readonly, create=create)
+        if not readonly and opening.read_only_here(self.path):
+            if create:  # a command that writes (ingest, load)
+                raise opening.read_only_error(self.path)
+            readonly = True  # reading commands work; a write is refused in `transaction()`
         self.readonly = readonly
         if not readonly:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        uri = f"file:{self.path}?mode=ro" if readonly else f"file:{self.path}"
-        self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
-                                    timeout=30)
+        where = quote(str(self.path), safe="/")  # a "?" or "#" in a file name is part of the name
+        mode = ("?mode=ro&immutable=1" if opening.immutable(self.path) else "?mode=ro") if readonly else ""
+        uri = f"file:{where}{mode}"
+        try:
+            self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
+                                        timeout=opening.BUSY_SECONDS)
+        except sqlite3.Error as exc:
+            raise opening.open_error(self.path, exc) from None
+        try:
+            self._prepare(create)
+        except BaseException as exc:
+            self.conn.close()
+            if isinstance(exc, sqlite3.Error):
+                raise opening.open_error(self.path, exc) from None
+            raise
+
+    def _prepare(self, create: bool) -> None:
         self.conn.row_factory = sqlite3.Row
         self.conn.execute("PRAGMA foreign_keys = ON")
-        self.conn.execute("PRAGMA busy_timeout = 30000")
-        if not readonly:
+        self.conn.execute(f"PRAGMA busy_timeout = {int(opening.BUSY_SECONDS * 1000)}")
+        opening.check_schema(self.conn, self.path, [name for name, _ in _migrations()],
+                             readonly=self.readonly, create=create)
+        if not self.readonly:
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA synchronous = NORMAL")
             self.migrate()
@@ -64,7 +90,12 @@ class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
         """BEGIN IMMEDIATE .. COMMIT; any exception (KeyboardInterrupt included) rolls back.
         SQLite rolls back by itself on some errors (a full disk): then there is nothing to roll
         back, and the error the user sees is the original one, as DiskFull when the disk is full."""
-        self.conn.execute("BEGIN IMMEDIATE")
+        if self.readonly:
+            raise opening.read_only_error(self.path)
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:  # another writer held the lock too long, a full disk ...
+            raise opening.open_error(self.path, exc) from None
         try:
             yield self.conn
             self.conn.execute("COMMIT")
