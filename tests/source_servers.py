@@ -177,7 +177,8 @@ def _handler(server: SourceServer):
                     server._grown.add(key)
                     extra = [dict(n, id=f"{n['id']}x", forum=f"{n['forum']}x") for n in notes[: int(grow.value)]]
                     for n in extra:
-                        n["content"] = dict(n["content"], abstract=_reworded(n["content"]["abstract"]))
+                        n["content"] = {k: _reworded(v) if k in ("title", "abstract") else v
+                                        for k, v in n["content"].items()}
                     (server.v2 if "content.venueid" in query else server.v1)[key].extend(extra)
                     notes = notes + extra
             cap = server.fault("cap", "openreview", offset, consume=False)
@@ -234,8 +235,11 @@ def _handler(server: SourceServer):
     return Handler
 
 
-def _reworded(text: str) -> str:
-    return "A newly accepted paper. " + text[::-1][:400] + " " + text[:400]
+def _reworded(value):
+    """Another paper's text (a v2 `{"value": ...}` or a v1 string) made from this one's."""
+    if isinstance(value, dict):
+        return {**value, "value": _reworded(value["value"])}
+    return "Late addition: " + " ".join(reversed(str(value).split()))
 
 
 def _hostile(page: list[dict], count: int) -> bytes:
@@ -258,13 +262,14 @@ def _hostile(page: list[dict], count: int) -> bytes:
     return text.encode("utf-8").replace(marker.encode(), marker.encode() + b"\xff\xfe\xc3(", 1)
 
 
-def from_corpora(corpora: Path | None, *, port: int = 0) -> SourceServer:
-    """A server holding the bundled fixtures and, with `corpora`, the shared corpora too."""
+def from_corpora(corpora: Path | None, *, port: int = 0, icml_limit: int | None = None) -> SourceServer:
+    """A server holding the bundled fixtures and, with `corpora`, the shared corpora instead
+    (`icml_limit`: only the first ICML 2024 posters, for quick tests)."""
     repo = Path(__file__).resolve().parents[1]
     events = repo / "examples" / "proceedings" / "icml2024_posters.json.gz"
     v2 = source_data.openreview_v2()
     v1 = source_data.openreview_v1()
-    pmlr = dict([source_data.pmlr_bib_from_events(events)])
+    pmlr = dict([source_data.pmlr_bib_from_events(events, icml_limit)])
     if corpora:
         v2 = source_data.openreview_v2(corpora / "iclr2024_openreview" / "iclr2024_accepted.json",
                                        corpora / "dylanjoo_openreview" / "ICLR" / "ICLR18_submissions.csv")
@@ -272,7 +277,7 @@ def from_corpora(corpora: Path | None, *, port: int = 0) -> SourceServer:
         events = corpora / "icml2024_events" / "icml2024_events.json"
         for folder in sorted(corpora.glob("pmlr_v*")):
             pmlr.update([source_data.pmlr_bib(folder)])
-    virtual = {("icml", 2024): source_data.virtual_results(events)}
+    virtual = {("icml", 2024): source_data.virtual_results(events, icml_limit)}
     return SourceServer(openreview=v2, openreview_v1=v1, virtual=virtual, pmlr=pmlr, port=port)
 
 

@@ -1,6 +1,6 @@
 """`paperscope mcp`: a user's library as a Model Context Protocol server over stdio, so an
 assistant can search it, read papers, see topics, compare collections, get recommendations and
-(only when started with --allow-writes) tag papers.
+(only when started with --allow-writes) tag papers and fetch a venue from its source.
 
 Every tool calls one `Library` facade method and returns its JSON (the CLI's `--json` shapes).
 Arguments are validated by their declared types and bounds (the SDK turns a violation into an
@@ -108,6 +108,20 @@ def build_server(db: str | Path | None, *, allow_writes: bool = False, embedder:
         if not allow_writes:
             raise ToolError("this server is read-only: start it with `paperscope mcp --allow-writes` to tag papers")
         return ask(lib.tag, ids, tags)
+
+    @server.tool(description="Fetch a venue's accepted papers (title, authors, abstract, decision) from its "
+                             "source (OpenReview, the conference site, PMLR) and merge them into the library; "
+                             "returns the fetch report (needs a server started with --allow-writes).")
+    def fetch(venue: Annotated[str, Field(min_length=1, max_length=40)], year: Annotated[int, Field(ge=1950, le=2099)],
+              source: Optional[Literal["openreview", "virtual", "pmlr"]] = None) -> dict[str, Any]:
+        from .sources.remote import FetchError
+
+        if not allow_writes:
+            raise ToolError("this server is read-only: start it with `paperscope mcp --allow-writes` to fetch")
+        try:
+            return ask(lib.fetch, venue, year, source=source)
+        except FetchError as exc:
+            raise ToolError(f"fetch failed: {exc}") from None
 
     @server.tool(description="A reading list: bibtex, ris, csljson, csv, jsonl or markdown text of a tag, a "
                              "search query, a collection or some paper ids, with counts and a warning when "

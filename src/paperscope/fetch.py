@@ -94,7 +94,7 @@ class Fetcher:
         transport = src.transport(folder, on_wait=self.say, **self.transport_options)
         totals = IngestReport()
         stats = {"pages": 0, "from_saved": 0, "fetched": 0, "not_accepted": 0, "counts": []}
-        phase = f"fetch {plan.source} (papers)"
+        phase, size = f"fetch {plan.source} (papers)", 0
         _manifest(folder, plan, complete=False)
         try:
             for page in src.pages(transport, plan):
@@ -110,6 +110,9 @@ class Fetcher:
                     stats["fetched"] += sum(f.records + f.skipped for f in part.files)
                 done = stats["fetched"] + stats["not_accepted"]
                 self.progress(phase, done, max(done, page.total or 0))
+                size = size or page.raw
+                pages = -(-(page.total or 0) // size) if size else 0
+                self.progress(f"fetch {plan.source} (pages)", stats["pages"], max(stats["pages"], pages))
         finally:
             transport.close()
         _manifest(folder, plan, complete=True, pages=stats["pages"])

@@ -135,6 +135,26 @@ class Library:
             raise
         return report
 
+    def fetch(self, venue: str, year: int, *, source: str | None = None, base_url: str | None = None,
+              save: str | Path | None = None, all_submissions: bool = False, venue_id: str | None = None,
+              token: str | None = None, embed: bool = True, progress: Progress | None = None,
+              say: Callable[[str], None] | None = None) -> dict[str, Any]:
+        """Fetch a venue's accepted papers from its source (`paperscope.fetch`: sources in order,
+        pages saved, merged through ingest) and compute their derived data; the report dict
+        has the fetch counts, `seconds` (fetch and merge) and `seconds_derived`."""
+        import time
+
+        from .fetch import Fetcher
+
+        report = Fetcher(self.store, progress=progress, say=say).run(
+            venue, year, source=source, base_url=base_url, save=save, all_submissions=all_submissions,
+            venue_id=venue_id, token=token)
+        self.invalidate()
+        started = time.monotonic()
+        report["derived"] = self.refresh_derived(embed=embed, progress=progress)
+        report["seconds_derived"] = round(time.monotonic() - started, 3)
+        return report
+
     def refresh_derived(self, *, embed: bool = True, analyse: bool = True,
                         progress: Progress | None = None) -> dict[str, int]:
         """Recompute facts whose text changed, index new papers, embed new texts; then (with

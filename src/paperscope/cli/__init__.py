@@ -17,6 +17,7 @@ from . import expertise as _expertise_commands  # noqa: F401,E402  match, review
 from . import build as _build_commands  # noqa: F401,E402  build, load
 from . import db as _db_commands  # noqa: F401,E402  db start|stop, copy
 from . import assistant as _assistant_commands  # noqa: F401,E402  mcp
+from . import fetch as _fetch_commands  # noqa: F401,E402  fetch
 
 guard_arguments(app)  # after every command is registered
 

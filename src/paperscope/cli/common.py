@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterator, Optional, get_type_hints
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ..filters import YEAR_HELP
 from ..model import InputError
@@ -184,7 +184,7 @@ def progress_bar(enabled: bool = True) -> Iterator[Callable[[str, int, int], Non
         return
     tasks: dict[str, int] = {}
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=err_console, transient=False) as bar:
+                  TimeElapsedColumn(), TimeRemainingColumn(), console=err_console, transient=False) as bar:
         def update(phase: str, done: int, total: int) -> None:
             if phase not in tasks:
                 tasks[phase] = bar.add_task(phase, total=total or None)

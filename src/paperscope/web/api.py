@@ -1,6 +1,6 @@
 """JSON API under /api. Each route validates its parameters, calls one `Library` method and
 returns its result unchanged, so the JSON is the CLI's `--json` output. Writes (tags, notes,
-star, read) go through `check_write`."""
+star, read, fetch) go through `check_write`."""
 from __future__ import annotations
 
 import re
@@ -217,6 +217,28 @@ def set_read(request: Request, paper_id: PaperId, read: Annotated[bool, Body(emb
     with pool(request) as lib:
         _exists(lib, paper_id)
         return json(lib.mark_read(paper_id, read))
+
+
+@router.post("/fetch", summary="Fetch a venue's accepted papers from its source (= `paperscope fetch --json`)",
+             description="Runs to the end (fetch, merge, derived data) before answering; the source's address "
+                         "comes from the server's environment ($PAPERSCOPE_OPENREVIEW_URL ...), never from "
+                         "the request. A source that cannot be read answers 502.",
+             dependencies=[Depends(check_write)])
+def fetch(request: Request, venue: Annotated[str, Body(min_length=1, max_length=40)],
+          year: Annotated[int, Body(ge=1950, le=2099)],
+          source: Annotated[Optional[Literal["openreview", "virtual", "pmlr"]], Body()] = None,
+          all_submissions: Annotated[bool, Body()] = False,
+          venue_id: Annotated[Optional[str], Body(max_length=200)] = None,
+          token: Annotated[Optional[str], Body(max_length=4000)] = None) -> JSONResponse:
+    from ..sources.remote import FetchError
+
+    with pool(request) as lib:
+        try:
+            report = lib.fetch(venue, year, source=source, all_submissions=all_submissions,
+                               venue_id=venue_id, token=token)
+        except FetchError as exc:
+            raise HTTPException(502, f"fetch failed: {exc}") from None
+        return json(report)
 
 
 @router.put("/papers/{paper_id}/irrelevant", summary='Mark a paper "not relevant" (for one tag or all)',

@@ -6,7 +6,8 @@ asks for the submission invitation instead (rejected and withdrawn ones too, eac
 `content.venue`). API v1: `GET {base}/notes?invitation=ICLR.cc/2020/Conference/-/Blind_Submission
 &details=directReplies&...`: every submission with its replies, the decision among them; the raw
 pages are saved under hidden names and the papers to ingest (accepted ones, unless
-`--all-submissions`) as visible pages of the same shape.
+`--all-submissions`) as visible pages of the same shape, each note given the `content.venue`
+that API v2 would give it ("ICLR 2018 Oral": v1 notes tell only their submission date).
 
 Paging: `offset` moves by the notes received, until a page comes back empty or `count` is
 reached; `count` is re-read from every page (it may change while paging; the report says so).
@@ -92,7 +93,7 @@ class OpenReview(RemoteSource):
     def _v1_page(self, t: Transport, plan: Plan, params: dict, name: str) -> tuple[Page, int]:
         got = t.get(plan.url, params=params, save_as=f".{name[:-5]}.raw.json", check=_notes)
         notes = got.data["notes"]
-        kept = [n for n in notes if not plan.accepted_only or _accepted(n)]
+        kept = [_with_venue(n, plan) for n in notes if not plan.accepted_only or _accepted(n)]
         path = None
         if kept:
             path = t.saved(name) if got.cached else None
@@ -110,7 +111,8 @@ class OpenReview(RemoteSource):
             try:
                 answer = t.post_json(f"{plan.options['base']}/login", {"id": user, "password": password})
             except FetchError as exc:
-                raise FetchError(exc.url, f"OpenReview login failed ({exc.reason.split(': ', 1)[0]}): "
+                why = f"{exc.status}" if exc.status else exc.reason
+                raise FetchError(exc.url, f"OpenReview login failed ({why}): "
                                  f"check OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD", refused=True) from None
             token = answer.get("token") if isinstance(answer, dict) else None
             if not isinstance(token, str) or not token:
@@ -127,6 +129,17 @@ def _notes(body: bytes) -> dict:
     if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count < 0):
         data["count"] = None
     return data
+
+
+def _with_venue(note, plan: Plan):
+    """An API v1 note as API v2 writes it: `content.venue` names venue, year and decision (its
+    `cdate` is the submission date, often the year before the conference)."""
+    content = note.get("content") if isinstance(note, dict) else None
+    if not isinstance(content, dict) or content.get("venue"):
+        return note
+    decision = openreview_decision(note)
+    status = status_from(decision) if decision else "Submitted"
+    return {**note, "content": {**content, "venue": f"{plan.venue} {plan.year} {status}"}}
 
 
 def _accepted(note) -> bool:

@@ -51,9 +51,11 @@ class FetchError(Exception):
     """A source that cannot be read: `url`, `reason`, and `not_found` (404: the source does not
     publish what was asked) or `refused` (401/403: log in)."""
 
-    def __init__(self, url: str, reason: str, *, not_found: bool = False, refused: bool = False):
+    def __init__(self, url: str, reason: str, *, not_found: bool = False, refused: bool = False,
+                 status: int | None = None):
         super().__init__(f"{url}: {reason}")
         self.url, self.reason, self.not_found, self.refused = url, reason, not_found, refused
+        self.status = status
 
 
 class BadBody(ValueError):
@@ -179,11 +181,11 @@ class Transport:
                     elif status in _RETRY_STATUS:
                         reason = f"server error ({status})"
                     elif status in (401, 403):
-                        raise FetchError(shown, _refused(self.label, status, self.hint), refused=True)
+                        raise FetchError(shown, _refused(self.label, status, self.hint), refused=True, status=status)
                     elif status == 404:
-                        raise FetchError(shown, "not found (404)", not_found=True)
+                        raise FetchError(shown, "not found (404)", not_found=True, status=404)
                     elif status >= 400:
-                        raise FetchError(shown, f"refused the request ({status}): {_snippet(response)}")
+                        raise FetchError(shown, f"refused the request ({status}): {_snippet(response)}", status=status)
                     else:
                         body = _read_capped(response, shown)
                         try:
