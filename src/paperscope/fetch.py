@@ -6,8 +6,8 @@
 Each page a source yields (`sources.remote`) is a saved file that `ingest.Ingester` reads like
 any list file: the same readers, identity and merges as `paperscope ingest`, one transaction per
 batch. Sources are tried in `sources.remote.order_for` order unless one is named; a source that
-does not publish the venue (404, no papers) or keeps failing gives way to the next, and when
-none works `FetchError` says what each one answered.
+does not publish the venue (404, no papers), refuses access or keeps failing gives way to the
+next, and when none works `FetchError` says what each one answered.
 
 Where pages are saved: `save` (kept: `paperscope ingest DIR` replays them offline), else a
 folder per source, venue and year under the per-user cache directory
@@ -77,7 +77,7 @@ class Fetcher:
             except FetchError as exc:
                 attempts.append({"source": name, "result": "not found" if exc.not_found else "failed",
                                  "reason": str(exc)})
-                if exc.refused or not (source is None and name != names[-1]):
+                if not (source is None and name != names[-1]):
                     raise FetchError(exc.url, _summary(exc, attempts)) from None
                 self.say(f"{name}: {exc.reason}; trying the next source")
                 continue
