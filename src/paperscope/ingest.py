@@ -1,8 +1,11 @@
 """Ingest: records from the readers -> papers, collections and memberships in the store.
 
 Identity: a paper is found again by its normalised abstract (`a:` key) or, failing that, by its
-normalised title and year (`t:` key). A match fills the stored paper's gaps (title, authors,
-keywords, status, urls) and never overwrites known values with empty ones.
+normalised title and year (`t:` key), or, when one side has no title, by a fuzzy match of the
+abstracts within the venue and year (`identity.py`; its score goes into the report and, when
+it fills the title, into `title_score`). A match fills the stored paper's gaps (title, authors,
+keywords, status, urls) and never overwrites known values with empty ones; `title_origin` says
+where a title came from (the file's name, or the remote source's).
 
 Atomicity: each batch of records is one transaction; Ctrl-C or a crash rolls back the batch in
 flight and leaves earlier batches whole. With `strict`, a file with any problem is rejected
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from . import sources
+from .identity import FuzzyIdentity
 from .sources.fields import YEAR_MAX, YEAR_MIN, is_year
 from .sources.textio import path_text
 from .model import InputError, Problem, Record, clean_text, content_hash, latex_to_plain, match_key, paper_id_for
@@ -99,6 +103,7 @@ class Ingester:
         self.year = year
         self.strict = strict
         self.progress = progress or (lambda phase, done, total: None)
+        self.identity = FuzzyIdentity(store)
         if fmt and fmt not in sources.FORMATS:
             raise InputError(f"unknown format {fmt!r}; choose one of: {', '.join(sources.FORMATS)}")
         if year is not None and not is_year(year):
@@ -205,7 +210,7 @@ class Ingester:
                     fr.skipped += 1
                     fr.records -= 1
                     continue
-                outcome = self._upsert(rec, year, report)
+                outcome = self._upsert(rec, venue, year)
                 pid = outcome[1]
                 cid = store.collection_id(venue, year)
                 new_member = store.add_membership(pid, cid, source_id, rec.position, rec.status)
@@ -220,15 +225,16 @@ class Ingester:
                     fr.titles_filled += "title" in outcome[2]
                     if len(report.merges) < MAX_MERGES_LISTED:
                         report.merges.append({"paper": pid, "from": f"{rec.source}:{rec.line}",
-                                              "filled": outcome[2]})
+                                              "filled": outcome[2], **outcome[3]})
                 else:
                     fr.unchanged += 1
                 if pid not in seen_here:
                     seen_here.add(pid)
                     self._new_ids.append(pid)
 
-    def _upsert(self, rec: Record, year: int | None, report: IngestReport) -> tuple[str, str, list[str]]:
-        """Insert or merge one record; returns (added|merged|unchanged, paper id, filled fields)."""
+    def _upsert(self, rec: Record, venue: str, year: int | None) -> tuple[str, str, list[str], dict]:
+        """Insert or merge one record; returns (added|merged|unchanged, paper id, filled fields,
+        {"match": "fuzzy", "score": s} when the paper was found by a fuzzy match)."""
         store = self.store
         abstract_src = clean_text(rec.abstract)
         title_src = clean_text(rec.title) or None
@@ -242,6 +248,9 @@ class Ingester:
         via_legacy = existing is None and bool(rec.legacy_keys)
         if via_legacy:
             existing = store.paper_for_keys(rec.legacy_keys)
+        fuzzy = self.identity.find(venue, year, abstract, bool(title)) if existing is None else None
+        existing = fuzzy.paper_id if fuzzy else existing
+        origin = rec.origin or Path(rec.source).name
         authors = [clean_text(a) for a in rec.authors if clean_text(a)]
         keywords = [clean_text(k) for k in rec.keywords if clean_text(k)]
         urls = {k: v.strip() for k, v in rec.urls.items() if v and v.strip()}
@@ -253,15 +262,19 @@ class Ingester:
                 "keywords": json.dumps(keywords, ensure_ascii=False), "status": rec.status,
                 "urls": json.dumps(urls, ensure_ascii=False), "external_id": rec.external_id,
                 "label": title, "text_hash": content_hash(title, abstract),
+                "title_origin": origin if title else None,
             })
             store.add_keys(pid, keys)
-            return "added", pid, []
+            self.identity.added(venue, year, pid, abstract, bool(title))
+            return "added", pid, [], {}
         row = store.paper_row(existing)
         changes: dict[str, Any] = {}
         if via_legacy and row["abstract"] != abstract:  # stored with its HTML entities: decode
             changes.update(abstract=abstract, abstract_source=abstract_src)
         if not row["title"] and title:
-            changes.update(title=title, title_source=title_src)
+            changes.update(title=title, title_source=title_src, title_origin=origin,
+                           title_score=fuzzy.score if fuzzy else None)
+            self.identity.titled(venue, year, existing)
         if not json.loads(row["authors"]) and authors:
             changes["authors"] = json.dumps(authors, ensure_ascii=False)
         if not json.loads(row["keywords"]) and keywords:
@@ -281,8 +294,10 @@ class Ingester:
             changes["label"] = changes["title"]
         store.update_paper(existing, changes)
         store.add_keys(existing, keys)
-        filled = sorted(k for k in changes if k not in ("title_source", "text_hash", "label"))
-        return ("merged" if filled else "unchanged"), existing, filled
+        filled = sorted(k for k in changes if k not in ("title_source", "text_hash", "label", "title_origin",
+                                                        "title_score"))
+        match = {"match": "fuzzy", "score": fuzzy.score} if fuzzy else {}
+        return ("merged" if filled else "unchanged"), existing, filled, match
 
 
 def _hold_for_tests(point: int | str) -> None:

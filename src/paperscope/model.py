@@ -41,6 +41,9 @@ class Record:
     # Identity keys the abstract had before HTML entities were decoded ("it&#39;s"): a library
     # made by an earlier version knows the paper by them.
     legacy_keys: list[str] = field(default_factory=list)
+    # The remote source a fetched record came from (openreview, virtual, pmlr, arxiv): where its
+    # title came from, as the library records it. None for a file (its name is recorded).
+    origin: str | None = None
 
 
 @dataclass
@@ -79,6 +82,8 @@ class Paper:
     abstract_source: str  # as read (LaTeX kept)
     title: str | None = None
     title_source: str | None = None
+    title_origin: str | None = None  # where the title came from: a file name or a source name
+    title_score: float | None = None  # the fuzzy match score when the title came by one
     authors: list[str] = field(default_factory=list)
     keywords: list[str] = field(default_factory=list)
     status: str | None = None
@@ -92,6 +97,8 @@ class Paper:
         d = {
             "id": self.id,
             "title": self.title,
+            "title_origin": self.title_origin if self.title else "derived",
+            "title_score": self.title_score,
             "abstract": self.abstract,
             "abstract_source": self.abstract_source,
             "authors": list(self.authors),

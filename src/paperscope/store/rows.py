@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from ..model import Paper
 
-PAPER_FIELDS = ("rowid", "id", "title", "title_source", "abstract", "abstract_source", "authors", "keywords",
+PAPER_FIELDS = ("rowid", "id", "title", "title_source", "title_origin", "title_score", "abstract", "abstract_source", "authors", "keywords",
                 "status", "urls", "external_id", "label", "facts")
 PAPER_COLUMNS = ", ".join(PAPER_FIELDS)
 
@@ -18,6 +18,7 @@ def paper_from_row(r: Mapping[str, Any], cols: list[dict[str, Any]]) -> Paper:
     facts.setdefault("label", r["label"])
     return Paper(
         id=r["id"], title=r["title"], title_source=r["title_source"],
+        title_origin=r["title_origin"], title_score=r["title_score"],
         abstract=r["abstract"], abstract_source=r["abstract_source"],
         authors=json.loads(r["authors"]), keywords=json.loads(r["keywords"]),
         status=r["status"] or next((c["status"] for c in cols if c["status"]), None),
@@ -36,7 +37,7 @@ def membership_dict(name: str, venue: str, year: int | None, source: str, positi
 # collection and source ids are each backend's own; memberships travel by collection name and
 # source path, derived indexes are rebuilt at the destination.
 COPY_COLUMNS = {
-    "papers": ("id", "title", "title_source", "abstract", "abstract_source", "authors", "keywords", "status",
+    "papers": ("id", "title", "title_source", "title_origin", "title_score", "abstract", "abstract_source", "authors", "keywords", "status",
                "urls", "external_id", "label", "facts", "facts_hash", "text_hash", "added_at", "updated_at"),
     "paper_keys": ("key", "paper_id"),
     "collections": ("name", "venue", "year", "added_at"),
