@@ -167,7 +167,11 @@ def test_icml_export_after_samples_fills_all_57_titles(lib, samples_dir, shared_
 def test_latin1_and_utf16_lists_go_in_with_a_warning_not_a_skip(lib, tmp_path):
     text = "ICML 2024 paper list\n\n" + ABSTRACT.replace("spectral", "café-style spectral") + "\n"
     (tmp_path / "latin1.txt").write_bytes(text.encode("latin-1"))
-    (tmp_path / "utf16.txt").write_bytes(text.replace("weights", "parameters").encode("utf-16"))
+    # another paper (a one-word variant would be the same paper, met by fuzzy identity)
+    other = ("We propose a café-style spectral test for whether two graphs share a community structure, "
+             "prove that its power tends to one as the graphs grow, and show on citation networks that "
+             "it separates related from unrelated graphs far better than the tests in use today.")
+    (tmp_path / "utf16.txt").write_bytes(f"ICML 2024 paper list\n\n{other}\n".encode("utf-16"))
     report = lib.ingest([tmp_path / "latin1.txt", tmp_path / "utf16.txt"], embed=False)
     assert report.ok and report.total("added") == 2 and report.total("skipped") == 0
     latin = report.files[0]

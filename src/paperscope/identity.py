@@ -12,14 +12,14 @@ costs two shingles, a typo three, while two different papers on one topic share 
 A match needs the score at or above `THRESHOLD` (chosen on development data by
 benchmarks/resolve_eval.py), comparable lengths, enough words to identify a paper, and a clear
 lead over the second candidate; anything ambiguous stays unmerged (a wrong merge is worse than
-none).
+none). Two records of one file never merge by fuzz: a list names each paper once.
 """
 from __future__ import annotations
 
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Container
 
 THRESHOLD = 0.55  # halfway across the gap resolve_eval measures on dev corpora (wrong <= 0.16, right >= 0.89)
 MIN_WORDS = 20  # shorter texts are too generic to identify a paper
@@ -123,14 +123,16 @@ class VenueIndex:
                         for i in best), reverse=True)
         return len(tokens), found
 
-    def best(self, abstract: str, titled: bool, threshold: float) -> Match | None:
-        """The one paper this abstract is, or None (nothing close enough, or ambiguous)."""
+    def best(self, abstract: str, titled: bool, threshold: float, exclude: Container[str] = ()) -> Match | None:
+        """The one paper this abstract is, or None (nothing close enough, or ambiguous, or
+        a paper in `exclude`)."""
         size, ranked = self.ranked(abstract)
         if not ranked:
             return None
         top, pid, other = ranked[0]
         second = ranked[1][0] if len(ranked) > 1 else 0.0
-        if not acceptable(top, second, size, other, threshold) or (titled and self.entries[self.by_id[pid]].titled):
+        if (not acceptable(top, second, size, other, threshold) or pid in exclude
+                or (titled and self.entries[self.by_id[pid]].titled)):
             return None
         return Match(pid, round(top, 4), round(second, 4))
 
@@ -164,15 +166,17 @@ class FuzzyIdentity:
                 if pid in found:
                     index.add(pid, found[pid].abstract, bool(found[pid].title))
 
-    def find(self, venue: str, year: int | None, abstract: str, titled: bool) -> Match | None:
-        """The paper of this venue/year that `abstract` is, when the match is beyond doubt."""
+    def find(self, venue: str, year: int | None, abstract: str, titled: bool,
+             exclude: Container[str] = ()) -> Match | None:
+        """The paper of this venue/year that `abstract` is, when the match is beyond doubt;
+        never one in `exclude` (the papers of the same file: a list names each paper once)."""
         index = self._index(venue, year)
         if titled and not index.untitled:
             return None
         if not titled and index.pending:
             pending, index.pending = index.pending, []
             self._index_papers(index, pending)
-        return index.best(abstract, titled, self.threshold)
+        return index.best(abstract, titled, self.threshold, exclude)
 
     def added(self, venue: str, year: int | None, paper_id: str, abstract: str, titled: bool) -> None:
         index = self._index(venue, year)

@@ -210,7 +210,7 @@ class Ingester:
                     fr.skipped += 1
                     fr.records -= 1
                     continue
-                outcome = self._upsert(rec, venue, year)
+                outcome = self._upsert(rec, venue, year, seen_here)
                 pid = outcome[1]
                 cid = store.collection_id(venue, year)
                 new_member = store.add_membership(pid, cid, source_id, rec.position, rec.status)
@@ -232,7 +232,7 @@ class Ingester:
                     seen_here.add(pid)
                     self._new_ids.append(pid)
 
-    def _upsert(self, rec: Record, venue: str, year: int | None) -> tuple[str, str, list[str], dict]:
+    def _upsert(self, rec: Record, venue: str, year: int | None, seen: set) -> tuple[str, str, list[str], dict]:
         """Insert or merge one record; returns (added|merged|unchanged, paper id, filled fields,
         {"match": "fuzzy", "score": s} when the paper was found by a fuzzy match)."""
         store = self.store
@@ -248,7 +248,7 @@ class Ingester:
         via_legacy = existing is None and bool(rec.legacy_keys)
         if via_legacy:
             existing = store.paper_for_keys(rec.legacy_keys)
-        fuzzy = self.identity.find(venue, year, abstract, bool(title)) if existing is None else None
+        fuzzy = self.identity.find(venue, year, abstract, bool(title), seen) if existing is None else None
         existing = fuzzy.paper_id if fuzzy else existing
         origin = rec.origin or Path(rec.source).name
         authors = [clean_text(a) for a in rec.authors if clean_text(a)]
