@@ -104,7 +104,8 @@ class Fetcher:
                 if page.total is not None:
                     stats["counts"].append(page.total)
                 if page.path is not None:
-                    part = Ingester(self.store, progress=_pages_only(self.progress)).run([page.path])
+                    part = Ingester(self.store, progress=_pages_only(self.progress),
+                                    origin=plan.source).run([page.path])
                     totals.files.extend(part.files)
                     totals.merges.extend(part.merges[: max(0, 1000 - len(totals.merges))])
                     stats["fetched"] += sum(f.records + f.skipped for f in part.files)

@@ -96,7 +96,7 @@ def _reason_kind(reason: str) -> str:
 class Ingester:
     def __init__(self, store: Store, *, fmt: str | None = None, venue: str | None = None,
                  year: int | None = None, strict: bool = False,
-                 progress: Callable[[str, int, int], None] | None = None):
+                 progress: Callable[[str, int, int], None] | None = None, origin: str | None = None):
         self.store = store
         self.fmt = fmt
         self.venue = venue
@@ -104,6 +104,7 @@ class Ingester:
         self.strict = strict
         self.progress = progress or (lambda phase, done, total: None)
         self.identity = FuzzyIdentity(store)
+        self.origin = origin  # a remote source's name (fetch, resolve): where titles come from
         if fmt and fmt not in sources.FORMATS:
             raise InputError(f"unknown format {fmt!r}; choose one of: {', '.join(sources.FORMATS)}")
         if year is not None and not is_year(year):
@@ -250,7 +251,7 @@ class Ingester:
             existing = store.paper_for_keys(rec.legacy_keys)
         fuzzy = self.identity.find(venue, year, abstract, bool(title), seen) if existing is None else None
         existing = fuzzy.paper_id if fuzzy else existing
-        origin = rec.origin or Path(rec.source).name
+        origin = rec.origin or self.origin or Path(rec.source).name
         authors = [clean_text(a) for a in rec.authors if clean_text(a)]
         keywords = [clean_text(k) for k in rec.keywords if clean_text(k)]
         urls = {k: v.strip() for k, v in rec.urls.items() if v and v.strip()}

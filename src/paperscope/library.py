@@ -169,6 +169,21 @@ class Library:
             self.invalidate()
         return out
 
+    def resolve(self, collection: str | None = None, *, dry_run: bool = False, arxiv: bool = True,
+                base_url: str | None = None, arxiv_url: str | None = None, embed: bool = True,
+                progress: Progress | None = None, say: Callable[[str], None] | None = None) -> dict[str, Any]:
+        """Real titles for the title-less papers (of one collection): the venue's accepted papers
+        fetched from its source and merged, then arXiv searched for the rest (`resolve.py`).
+        `dry_run` says what would change and changes nothing. Returns the report."""
+        from .resolve import Resolver
+
+        report = Resolver(self.store, base_url=base_url, arxiv_url=arxiv_url, arxiv=arxiv, progress=progress,
+                          say=say).run(collection, dry_run=dry_run)
+        if not dry_run:
+            self.invalidate()
+            report["derived"] = self.refresh_derived(embed=embed, progress=progress)
+        return report
+
     @staticmethod
     def build(inputs: Iterable[str | Path], out: str | Path, **options: Any) -> dict[str, Any]:
         """Inputs -> Parquet shards (facts, embeddings, memberships, keys, manifest) in folder
