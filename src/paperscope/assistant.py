@@ -123,6 +123,14 @@ def build_server(db: str | Path | None, *, allow_writes: bool = False, embedder:
         except FetchError as exc:
             raise ToolError(f"fetch failed: {exc}") from None
 
+    @server.tool(description="Real titles and authors for the title-less papers (of one collection): the "
+                             "venue's source first, then arXiv, a match accepted only beyond the fuzzy-identity "
+                             "threshold; dry_run says what would change (writes need --allow-writes).")
+    def resolve(collection: Name = None, dry_run: bool = True) -> dict[str, Any]:
+        if not allow_writes and not dry_run:
+            raise ToolError("this server is read-only: start it with `paperscope mcp --allow-writes` to resolve")
+        return ask(lib.resolve, collection, dry_run=dry_run)
+
     @server.tool(description="A reading list: bibtex, ris, csljson, csv, jsonl or markdown text of a tag, a "
                              "search query, a collection or some paper ids, with counts and a warning when "
                              "entries carry a derived title (the list gave none) or no authors; "

@@ -241,6 +241,17 @@ def fetch(request: Request, venue: Annotated[str, Body(min_length=1, max_length=
         return json(report)
 
 
+@router.post("/resolve", summary="Real titles for title-less papers (= `paperscope resolve --json`)",
+             description="The venue's source first, then arXiv; runs to the end before answering. With "
+                         "dry_run nothing changes and the report says what would. Source addresses come "
+                         "from the server's environment, never from the request.",
+             dependencies=[Depends(check_write)])
+def resolve(request: Request, collection: Annotated[Optional[str], Body(max_length=200)] = None,
+            dry_run: Annotated[bool, Body()] = False, arxiv: Annotated[bool, Body()] = True) -> JSONResponse:
+    with pool(request) as lib:
+        return json(lib.resolve(collection, dry_run=dry_run, arxiv=arxiv))
+
+
 @router.put("/papers/{paper_id}/irrelevant", summary='Mark a paper "not relevant" (for one tag or all)',
             dependencies=[Depends(check_write)])
 def set_irrelevant(request: Request, paper_id: PaperId, irrelevant: Annotated[bool, Body()] = True,
