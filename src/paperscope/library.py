@@ -355,6 +355,14 @@ class Library:
         (stored in the library) or of an explicit set of papers."""
         return self.analysis.topics(venue=venue, year=year, level=level, ids=ids)
 
+    @staticmethod
+    def topic_warnings(topics: list[dict[str, Any]]) -> list[str]:
+        """What to tell the user about `topics` (the result of `topics()`): empty unless they
+        rest on too few papers (under 100 in all, or under 10 a topic on average)."""
+        from .analysis.topics import small_sample_warnings
+
+        return small_sample_warnings(topics)
+
     def map_points(self, *, venue: str | None = None, year: int | None = None) -> list[dict[str, Any]]:
         """2-D map: (id, x, y, topic, topic_label, label) per paper (stored in the library)."""
         return self.analysis.map_points(venue=venue, year=year)

@@ -12,6 +12,7 @@ import numpy as np
 from ..filters import Filter, scope_key
 from ..model import InputError
 from .terms import Terms
+from .topics import SMALL_SAMPLE
 from .vectors import paper_text
 
 
@@ -29,7 +30,7 @@ def log_odds(counts_a: np.ndarray, counts_b: np.ndarray, prior: np.ndarray) -> t
 
 SIGNIFICANT_Z = 1.96  # a term is listed only when its log-odds z-score says it really leans one way
 MIN_PAPERS = 3  # ... and it occurs in at least this many papers (and 1 %) of that side
-SMALL_SIDE = 100  # under this many papers a side's statistics are weak: the result says so
+SMALL_SIDE = SMALL_SAMPLE  # under this many papers a side's statistics are weak: the result says so
 
 
 def distinctive_terms(texts_a: list[str], texts_b: list[str], *, n: int = 15,

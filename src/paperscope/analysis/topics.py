@@ -22,6 +22,25 @@ LEVELS = ("coarse", "fine")
 SEED = 20240
 
 
+SMALL_SAMPLE = 100  # papers: under this, topics (like a compare side) are weak evidence
+SMALL_TOPIC = 10  # papers a topic has on average: under this, its terms are weak evidence
+
+
+def small_sample_warnings(topics: list[dict[str, Any]]) -> list[str]:
+    """What to tell the user when topics rest on too few papers: fewer than SMALL_SAMPLE in
+    all (the rule compare uses for each side), or fewer than SMALL_TOPIC a topic on average
+    (fine topics on a few hundred papers). Empty when the sample is big enough."""
+    n, k = sum(t["size"] for t in topics), len(topics)
+    if not k:
+        return []
+    if n < SMALL_SAMPLE:
+        return [f"only {n} papers (under {SMALL_SAMPLE}): topics and their terms are weak evidence"]
+    if n / k < SMALL_TOPIC:
+        return [f"{k} topics over {n} papers, {n / k:.1f} a topic on average (under {SMALL_TOPIC}): "
+                f"their terms are weak evidence; coarse topics rest on more papers each"]
+    return []
+
+
 def topic_count(n: int, level: str | int = "coarse") -> int:
     """Number of topics for n papers: coarse ~ sqrt(n)/3.5 (15 for 2,600; at most 30), fine ~
     1.5 sqrt(n) (77 for 2,600; at most 250); an int asks for that many. Never more than n/3."""

@@ -8,7 +8,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from .common import app, console, fail, open_library, print_json, user_errors
+from .common import app, console, err_console, fail, open_library, print_json, user_errors
 
 MAP_FORMATS = (".png", ".svg", ".html")
 
@@ -33,6 +33,8 @@ def topics(
     with user_errors(), open_library() as lib:
         rows = lib.topics(venue=venue, year=year, level=lvl)
         total = len(lib.papers(venue=venue, year=year))
+        for warning in lib.topic_warnings(rows):  # on stderr, so --json output stays clean
+            err_console.print(f"[yellow]note:[/] {escape(warning)}", highlight=False)
     if as_json:
         print_json(rows)
         return

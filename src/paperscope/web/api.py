@@ -129,7 +129,11 @@ def _related(request: Request, paper_id: str | None, text: str | None, venue: st
 def topics(request: Request, collection: Collection = None, venue: Venue = None, year: Year = None,
            level: Literal["coarse", "fine"] = "coarse") -> JSONResponse:
     with pool(request) as lib:
-        return json(lib.topics(**scope_of(lib, collection, venue, year), level=level))
+        found = lib.topics(**scope_of(lib, collection, venue, year), level=level)
+        response = json(found)
+        if (warnings := lib.topic_warnings(found)):  # e.g. fine topics on a few dozen papers
+            response.headers[WARNING_HEADER] = "; ".join(warnings)
+        return response
 
 
 @router.get("/map", summary="2-D map: one point per paper (id, x, y, topic, topic_label, label)")

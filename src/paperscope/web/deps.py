@@ -41,7 +41,7 @@ TOKEN_CHARS = re.compile(r"[!#-+\--:<-\[\]-~]{1,512}")  # visible ASCII but `"`,
 
 def check_token(token: str | None) -> None:
     """Refuse, at start, a token that cannot travel in an `Authorization` header and a cookie
-    unchanged (HTTP headers are Latin-1 bytes; a cookie value excludes `"`, `,`, `;`, `\`)."""
+    unchanged (HTTP headers are Latin-1 bytes; a cookie value excludes quotes, commas, semicolons, backslashes)."""
     if token is not None and not TOKEN_CHARS.fullmatch(token):
         raise InputError("--token / $PAPERSCOPE_TOKEN must be 1 to 512 visible ASCII characters without "
                          "spaces, quotes, commas, semicolons or backslashes (e.g. from `openssl rand -hex 24`)")

@@ -42,7 +42,9 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "home.tags": ("Tags", "标签"),
     "home.no_tags": ("No tags yet: tag papers from their cards.", "还没有标签：可在论文卡片上添加。"),
     # search
-    "search.placeholder": ("Search by meaning, \"exact phrase\", title words…", "按语义、\"精确短语\"或标题词搜索…"),
+    # placeholders stay short enough to show whole in a phone-width box (tests/test_web_browser_layout.py)
+    "search.placeholder": ("Topic, title or \"phrase\"…", "主题、标题或\"短语\"…"),
+    "search.short": ("Search papers…", "搜索论文…"),
     "search.button": ("Search", "搜索"),
     "search.mode": ("Mode", "方式"),
     "search.mode.hybrid": ("hybrid", "混合"),
@@ -123,6 +125,7 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "paper.related": ("Related papers", "相关论文"),
     "paper.topic": ("Topic", "主题"),
     "paper.collections": ("In collections", "所属论文集"),
+    "paper.position": ("#{n} in {file}", "{file} 第 {n} 篇"),
     "paper.note": ("Note", "笔记"),
     "paper.save_note": ("Save note", "保存笔记"),
     "paper.saved": ("saved", "已保存"),
@@ -201,7 +204,7 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "match.near": ("Closest of yours", "最接近的你的论文"),
     "match.words": ("Shared words", "共同词"),
     "experts.title": ("Who works on…", "谁在研究…"),
-    "experts.placeholder": ("topic words, e.g. conformal prediction", "主题词，例如 conformal prediction"),
+    "experts.placeholder": ("e.g. conformal prediction", "例如 conformal prediction"),
     "experts.button": ("Find authors", "查找作者"),
     "reviewers.title": ("Reviewer suggestions", "审稿人建议"),
     "reviewers.for": ("for", "论文"),

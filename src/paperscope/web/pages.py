@@ -202,11 +202,13 @@ def topics_page(request: Request, collection: Name = None,
                 by_id = {p["id"]: p for p in lib.papers(ids=page_ids)}
                 papers, pg = [by_id[i] for i in page_ids if i in by_id], Paging(len(members), offset, PER_PAGE)
             previews = _previews(lib, topics)
+        warnings = lib.topic_warnings(topics)
     params = {"collection": scope["name"] if scope else None, "level": level, "topic": topic}
     total = sum(tp.get("size", 0) for tp in topics)
     return page(request, "topics.html", {"topics": topics, "current": current, "papers": papers,
                                          "pg": pg, "params": params, "collections": collections,
-                                         "previews": previews if scope else {}, "total": total})
+                                         "previews": previews if scope else {}, "total": total,
+                                         "warnings": warnings})
 
 
 TOPIC_PREVIEW = 5

@@ -153,8 +153,14 @@ def install_filters(env: Environment) -> None:
     env.filters.update(safe_url=safe_url, segments=segments, paper_type=paper_type,
                        display_title=display_title, as_list=as_list, fmt_score=fmt_score,
                        md_plain=md_plain, md_inline=md_inline, md_piece=md_piece,
-                       type_label=i18n.type_label)
+                       type_label=i18n.type_label, file_name=file_name)
     env.globals.update(with_query=with_query)
+
+
+def file_name(path: Any) -> str:
+    """The last part of a source file's path (which list or proceedings file a paper came
+    from), never the folders above it."""
+    return str(path or "").replace("\\", "/").rsplit("/", 1)[-1]
 
 
 def with_query(path: str, params: dict[str, Any], **changes: Any) -> str:
