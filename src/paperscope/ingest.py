@@ -113,10 +113,7 @@ class Ingester:
     def run(self, paths: Iterable[str | Path]) -> IngestReport:
         report = IngestReport()
         given = [_given_path(p) for p in paths]
-        for p in given:
-            if not p.exists():
-                raise InputError(f"{p}: no such file or directory")
-        files = sources.expand(given)
+        files = sources.expand(given)  # InputError for a missing path, a device, an unreadable folder
         if not files:
             raise InputError(f"no list files found in: {', '.join(map(str, given))}")
         try:
@@ -149,7 +146,7 @@ class Ingester:
                 fr.skipped = sum(1 for p in bad if not p.fatal)
                 fr.error = f"{len(bad)} problem(s) with --strict; nothing written from this file: {bad[0]}"
                 return fr
-        digest = _sha256(path)
+        digest = _sha256(path) if path.is_file() else ""  # a pipe is read once: no hash first
         batch: list[Record] = []
         size = max(1, path.stat().st_size)
         reading = sources.read(path, fmt, self.venue, self.year)

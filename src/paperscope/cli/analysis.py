@@ -8,7 +8,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from .common import app, console, err_console, fail, open_library, print_json, user_errors
+from .common import app, check_output, console, err_console, fail, open_library, print_json, user_errors
 
 MAP_FORMATS = (".png", ".svg", ".html")
 
@@ -64,6 +64,7 @@ def map_command(
     suffix = out.suffix.lower()
     if suffix not in MAP_FORMATS:
         fail(f"--out must end in {', '.join(MAP_FORMATS)} (got {out.name!r})")
+    check_output(out)
     from .render_map import render_html, render_image
 
     with user_errors(), open_library() as lib:
@@ -92,6 +93,8 @@ def compare(
     """Compare two venues: topic shares, most distinctive terms, paper types."""
     if out is not None and out.suffix.lower() not in (".png", ".svg"):
         fail(f"--out must end in .png or .svg (got {out.name!r})")
+    if out is not None:
+        check_output(out)
     with user_errors(), open_library() as lib:
         result = lib.compare(a, b)
     if out is not None:

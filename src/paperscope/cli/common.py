@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -157,9 +158,43 @@ def _guarded(callback: Callable[..., Any]) -> Callable[..., Any]:
             problem = _not_text(kwargs.get(name))
             if problem:
                 fail(f"{shown} {problem}", 2)
-        return callback(**kwargs)
+        try:
+            return callback(**kwargs)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # a path too long, not readable or writable, a full disk ...
+            fail(os_message(exc))
+        except RecursionError:
+            fail("a path or data nested too deeply to follow (past a thousand levels)")
 
     return checked
+
+
+def check_output(path: Path) -> None:
+    """Refuse, before any work, an output path that cannot be a file we write: a folder, a
+    device, a file under /proc or /sys."""
+    from ..sources.registry import shown_path, virtual_devices
+    from ..sources.textio import special_file
+
+    shown = shown_path(path)
+    if path.name in ("", ".", "..") or path.is_dir():
+        fail(f"{shown} is a folder: name a file to write")
+    kind = special_file(path)
+    if kind:
+        fail(f"{shown} is {kind}: name a file to write")
+    parent = next((p for p in path.absolute().parents if p.exists()), None)
+    if parent is not None and parent.stat().st_dev in virtual_devices():
+        fail(f"{shown} is on a virtual file system (kernel and process information): name a file to write")
+
+
+def os_message(exc: OSError) -> str:
+    """An OSError as one line naming the file (shortened when very long)."""
+    from ..sources.registry import shown_path
+
+    what = exc.strerror or str(exc)
+    if exc.filename is None:
+        return what
+    return f"{shown_path(os.fsdecode(exc.filename) if isinstance(exc.filename, bytes) else exc.filename)}: {what}"
 
 
 def print_json(data: Any) -> None:

@@ -63,6 +63,9 @@ def _searched_as(text: str, as_json: bool) -> None:
         out.print(f"warning: {escape(asked.warning)}", style="yellow", soft_wrap=True)
 
 
+MAX_DRAFT = 4_000_000  # characters of a draft read by --file (the web form takes as many bytes)
+
+
 @app.command()
 def related(
     paper_id: Optional[str] = typer.Argument(None, help="A paper id or unique prefix (from list/search/show)."),
@@ -78,14 +81,12 @@ def related(
     if len(given) != 1:
         fail("give exactly one of: a paper id, --text, --file", code=2)
     from ..search.embedder import preload
+    from ..sources.textio import read_text_file
 
     preload()
     with user_errors():
-        if file is not None:
-            try:
-                text = file.read_text("utf-8", errors="replace")
-            except OSError as exc:
-                raise ValueError(f"cannot read {file}: {exc.strerror or exc}") from None
+        if file is not None:  # a device, a huge or binary file: a message, not a hang
+            text = read_text_file(file, MAX_DRAFT)
             if not text.strip():
                 raise ValueError(f"{file} is empty")
         lib = open_library(readonly=True)

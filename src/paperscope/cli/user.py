@@ -9,7 +9,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from .common import (app, console, err_console, fail, json_option, limit_option, open_library, print_json,
+from .common import (app, check_output, console, err_console, fail, json_option, limit_option, open_library, print_json,
                      title_markup, user_errors, venue_option, year_option)
 
 
@@ -160,6 +160,8 @@ def export_cmd(fmt: str = typer.Option(..., "--format", "-f", help="bibtex | ris
             line += " (--skip-untitled leaves them out)"
         err_console.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
 
+    if output:
+        check_output(output)
     with user_errors(), open_library() as lib:
         text = lib.export(fmt, tag=tag, query=query, collection=collection,
                           ids=ids.split(",") if ids else None, limit=limit,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
@@ -19,7 +20,7 @@ from .json_records import read_json, read_jsonl
 from .paper_list import read_list
 from .pmlr import read_pmlr
 from .table import read_table, sniff_delimiter
-from .textio import Unreadable, TextSource
+from .textio import TextSource, Unreadable, path_text, special_file
 
 Reader = Callable[[object, ReadContext], Iterator["Record | Problem"]]
 
@@ -203,19 +204,30 @@ def _read(ctx: ReadContext, path, fmt) -> Iterator[Record | Problem]:
 # ---------------------------------------------------------------------------- expand
 
 def expand(paths: Iterable[str | os.PathLike]) -> list[Path]:
-    """Files to read for the given paths: a file stands for itself; a PMLR volume folder (one
-    holding `_posts/`) for its `_posts/*.md`; any other folder for every file inside,
-    recursively, in name order, skipping hidden files and folders and `_config.yml`."""
+    """Files to read for the given paths: a file (or a pipe) stands for itself; a PMLR volume
+    folder (one holding `_posts/`) for its `_posts/*.md`; any other folder for every file
+    inside, recursively, in name order, skipping hidden files and folders and `_config.yml`.
+    InputError for what cannot be a list: a missing path, a device, /proc or /sys, a folder
+    that cannot be read (naming it; nothing is read then)."""
     out: list[Path] = []
     seen: set[str] = set()
     for given in paths:
         p = Path(given)
-        if p.is_dir():
-            files = _folder_files(p, set())
-        elif p.exists():
-            files = [p]
+        try:
+            st = os.stat(p)
+        except FileNotFoundError:
+            raise InputError(f"{shown_path(p)}: no such file or directory") from None
+        except (OSError, ValueError) as exc:
+            raise InputError(f"{shown_path(p)}: {getattr(exc, 'strerror', None) or exc}") from None
+        if stat.S_ISDIR(st.st_mode):
+            if st.st_dev in virtual_devices():
+                raise InputError(f"{shown_path(p)} is a virtual file system (kernel and process information), "
+                                 "not a folder of paper lists")
+            files = _folder_files(p)
+        elif special_file(p):
+            raise InputError(f"{shown_path(p)} is {special_file(p)}, not a list file")
         else:
-            raise InputError(f"{p}: no such file or directory")
+            files = [p]
         for f in files:
             key = os.path.realpath(f)
             if key not in seen:
@@ -224,21 +236,57 @@ def expand(paths: Iterable[str | os.PathLike]) -> list[Path]:
     return out
 
 
-def _folder_files(folder: Path, visited: set[str]) -> list[Path]:
-    real = os.path.realpath(folder)
-    if real in visited:
-        return []  # a symlink loop
-    visited.add(real)
-    if folder.name == "_posts":
-        return sorted(f for f in folder.glob("*.md") if f.is_file() and not f.name.startswith("."))
-    if (folder / "_posts").is_dir():
-        return _folder_files(folder / "_posts", visited)
+def shown_path(path: str | os.PathLike, keep: int = 160) -> str:
+    """A path for a message: printable, and its end only when it is very long."""
+    text = path_text(path)
+    return text if len(text) <= keep else f"...{text[-keep:]}"
+
+
+def virtual_devices() -> set[int]:
+    out = set()
+    for mount in ("/proc", "/sys"):
+        try:
+            out.add(os.stat(mount).st_dev)
+        except OSError:
+            pass
+    return out
+
+
+def _folder_files(root: Path) -> list[Path]:
+    """The files under `root` in name order, depth first, without recursion (a folder nested
+    thousands deep is walked like any other)."""
     files: list[Path] = []
-    for child in sorted(folder.iterdir(), key=lambda c: c.name):
-        if child.name.startswith(".") or child.name == "_config.yml":
+    visited: set[str] = set()
+    stack = [iter([root])]
+    while stack:
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
             continue
-        if child.is_dir():
-            files.extend(_folder_files(child, visited))
-        elif child.is_file():
-            files.append(child)
+        if child is not root and (child.name.startswith(".") or child.name == "_config.yml"):
+            continue
+        try:
+            if child.is_dir():
+                real = os.path.realpath(child)
+                if real in visited:
+                    continue  # a symlink loop
+                visited.add(real)
+                if child.name == "_posts":
+                    files.extend(sorted(f for f in _listed(child) if f.suffix == ".md" and f.is_file()
+                                        and not f.name.startswith(".")))
+                elif (child / "_posts").is_dir():
+                    stack.append(iter([child / "_posts"]))
+                else:
+                    stack.append(iter(sorted(_listed(child), key=lambda c: c.name)))
+            elif child.is_file():
+                files.append(child)
+        except OSError as exc:
+            raise InputError(f"cannot read {shown_path(child)}: {exc.strerror or exc}") from None
     return files
+
+
+def _listed(folder: Path) -> list[Path]:
+    try:
+        return list(folder.iterdir())
+    except OSError as exc:
+        raise InputError(f"cannot read folder {shown_path(folder)}: {exc.strerror or exc}") from None

@@ -22,21 +22,31 @@ Newlines are universal: `\\r\\n` and `\\r` read as `\\n`.
 A gzip-compressed file (recognised by its magic bytes, whatever its name) is decompressed as it
 is read; `bytes_read` then counts compressed bytes, so progress stays a share of the file's size.
 Damaged compressed data is `Unreadable` (the records read before it are kept by the readers).
+
+Limits, so no input runs for minutes or fills memory: gzip data may expand at most
+MAX_GZIP_RATIO-fold (past GZIP_SLACK; real lists compress 3-10-fold, a decompression bomb
+1000-fold), and no file, plain, compressed or a pipe, gives more than MAX_FILE_BYTES of text
+(3-4 times the 4.5 GB arXiv metadata snapshot). Past either, the file is `Unreadable` from
+there on (what was read before is kept, as with damaged data).
 """
 from __future__ import annotations
 
 import codecs
 import gzip
 import os
+import stat
 import zlib
 from pathlib import Path
 from typing import Iterator
 
-from ..model import Problem
+from ..model import InputError, Problem
 
 CHUNK = 1 << 16
 MAX_LINE = 1 << 20  # a longer line is delivered in pieces of this size
 GZIP_MAGIC = b"\x1f\x8b"
+MAX_FILE_BYTES = 16 << 30
+MAX_GZIP_RATIO = 100
+GZIP_SLACK = 16 << 20
 
 _BOMS = [  # longest first: the UTF-32 LE BOM starts with the UTF-16 LE one
     (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
@@ -75,6 +85,39 @@ def path_text(path: str | os.PathLike) -> str:
         return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
+def special_file(path: str | os.PathLike) -> str | None:
+    """What `path` is when it is a device or a socket (reading one never ends or blocks on
+    a terminal); None for files, folders, pipes and paths that do not exist."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    for test, kind in ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return None
+
+
+def read_text_file(path: str | os.PathLike, limit: int) -> str:
+    """A whole small text file (a draft, a profile) decoded as lists are; InputError naming the
+    file when it is a device, unreadable, binary, empty or longer than `limit` characters."""
+    kind = special_file(path)
+    if kind:
+        raise InputError(f"{path_text(path)} is {kind}, not a file")
+    parts, size = [], 0
+    try:
+        with TextSource(path) as text:
+            while chunk := text.read():
+                size += len(chunk)
+                if size > limit:
+                    raise InputError(f"{path_text(path)} is longer than {limit:,} characters")
+                parts.append(chunk)
+    except Unreadable as exc:
+        raise InputError(str(exc.problem)) from None
+    return "".join(parts)
+
+
 class TextSource:
     """A decoded view of one file: `read(n)` for chunked parsers, `lines()` for line readers.
 
@@ -92,6 +135,7 @@ class TextSource:
         except OSError as exc:
             raise Unreadable(Problem(self.source, 0, f"unreadable: {exc.strerror or exc}", fatal=True))
         self.line = 0
+        self._expanded = 0  # bytes of (decompressed) data taken, for the limits
         self.bytes_read = 0  # bytes taken from the file so far (decoding runs up to a chunk ahead)
         self._compressed = None  # the file itself when it is gzip data (self._file decompresses it)
         if self._file.peek(len(GZIP_MAGIC))[:len(GZIP_MAGIC)] == GZIP_MAGIC:
@@ -143,6 +187,7 @@ class TextSource:
         if self._compressed is None:
             raw = self._file.read1(CHUNK)
             self.bytes_read += len(raw)
+            self._within_limits(len(raw), None)
             return raw
         try:
             raw = self._file.read1(CHUNK)
@@ -152,9 +197,24 @@ class TextSource:
                                      f"unreadable: damaged gzip data ({exc})", fatal=True)) from None
         try:
             self.bytes_read = self._compressed.tell()
+            compressed = self.bytes_read
         except OSError:  # a pipe: count what was decompressed instead
             self.bytes_read += len(raw)
+            compressed = None
+        self._within_limits(len(raw), compressed)
         return raw
+
+    def _within_limits(self, size: int, compressed: int | None) -> None:
+        self._expanded += size
+        if self._expanded > MAX_FILE_BYTES:
+            reason = f"longer than {MAX_FILE_BYTES:,} bytes of text; split it"
+        elif compressed is not None and self._expanded > GZIP_SLACK + MAX_GZIP_RATIO * compressed:
+            reason = (f"gzip data expanding more than {MAX_GZIP_RATIO}-fold ({self._expanded >> 20} MiB "
+                      f"from {max(1, compressed >> 10)} KiB): refused as a decompression bomb")
+        else:
+            return
+        self.close()
+        raise Unreadable(Problem(self.source, self.line + 1, f"unreadable: {reason}", fatal=True))
 
     def _decode(self, raw: bytes, final: bool) -> str:
         if self._decode_mode == "cp1252":
