@@ -13,7 +13,7 @@ from paperscope.cli import app
 
 CLI = Path(__file__).resolve().parents[1] / "src" / "paperscope" / "cli"
 # Calls whose result is markup built from escaped text, or a number.
-SAFE_CALLS = {"escape", "title_markup", "snippet_markup", "len", "int", "round", "float"}
+SAFE_CALLS = {"escape", "title_markup", "snippet_markup", "len", "int", "round", "float", "sum"}
 PRINTERS = {"print", "add_row"}
 # Values that are numbers or generated ids (hex), never text from a user or a file; a name not
 # here must be escaped. Renderables (a Rich Table) are passed bare and are not strings.
@@ -21,10 +21,12 @@ NUMBERS = {"total", "assigned", "papers", "memberships", "shards", "shards_skipp
            "workers", "added", "updated", "unchanged", "papers_removed", "position", "embeddings", "user_tags",
            "user_marks", "in_library", "conflicts_excluded", "papers_count", "removed", "entries",
            "papers_tagged", "bound_port", "more", "merged", "duplicates", "skipped", "id", "lists", "size",
-           "matching", "detached", "year", "rank", "score", "cos", "cosine", "coverage", "entry"}
+           "matching", "detached", "year", "rank", "score", "cos", "cosine", "coverage", "entry",
+           "untitled", "fetched", "untitled_before", "resolved_by_venue", "resolved_by_arxiv", "still_untitled",
+           "paper"}
 RENDERABLES = {"table"}
 # Fixed words chosen by the code (a phase name, a format name, a label), never user text.
-FIXED = {"why", "phase", "label", "format", "key", "derived", "marks", "tags", "extra", "engine"}
+FIXED = {"why", "phase", "label", "format", "key", "derived", "marks", "tags", "extra", "engine", "verb", "head"}
 
 
 def _name(node: ast.AST) -> str | None:

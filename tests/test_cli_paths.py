@@ -78,9 +78,30 @@ def test_a_folder_nested_1100_deep_is_ingested(tmp_path, first_list):
         Path("list.txt").write_bytes(first_list.read_bytes())
     finally:
         os.chdir(here)
-    proc = cli(tmp_path / "lib.db", "ingest", "--no-embed", "--json", deep)
-    assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["added"] == 19
+    try:
+        proc = cli(tmp_path / "lib.db", "ingest", "--no-embed", "--json", deep)
+        assert proc.returncode == 0, proc.stderr
+        assert json.loads(proc.stdout)["added"] == 19
+    finally:
+        _remove_deep(deep)
+
+
+def _remove_deep(deep: Path) -> None:
+    """Remove the nested folders bottom-up (shutil.rmtree, and pytest's clean-up of old
+    temporary folders, recurse and fail 1,100 levels down)."""
+    here = os.getcwd()
+    try:
+        os.chdir(deep)
+        depth = 0
+        while os.path.isdir("a"):
+            os.chdir("a")
+            depth += 1
+        os.remove("list.txt")
+        for _ in range(depth):
+            os.chdir("..")
+            os.rmdir("a")
+    finally:
+        os.chdir(here)
 
 
 def test_a_list_from_a_pipe_is_read_once(tmp_path, first_list):

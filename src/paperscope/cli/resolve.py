@@ -39,15 +39,15 @@ def _print(report: dict) -> None:
         if "error" in v:
             console.print(f"{escape(v['collection'])}: no venue source: {escape(v['error'])}", highlight=False)
         else:
-            console.print(f"{escape(v['collection'])}: {v['untitled']} untitled; {v['source']} "
+            console.print(f"{escape(v['collection'])}: {v['untitled']} untitled; {escape(str(v['source']))} "
                           f"({v['fetched']} papers fetched, {v['added']} new to the library)", highlight=False)
     for p in report["papers"]:
         score = f", score {p['score']:.2f}" if p["score"] is not None else ""
         console.print(f"  {p['id']}  {verb} [bold]{escape(p['title'])}[/]  [dim]({escape(str(p['origin']))}{score})[/]",
                       highlight=False)
     for r in report["rejected"]:
-        best = f"best {r['best_score']:.2f}: {escape(r['best_title'] or '')}" if r["best_title"] else r["reason"]
-        console.print(f"  {r['paper']}  stays untitled ({best})", highlight=False)
+        best = f"best {r['best_score']:.2f}: {r['best_title']}" if r["best_title"] else r["reason"]
+        console.print(f"  {r['paper']}  stays untitled ({escape(best)})", highlight=False)
     a = report["arxiv"]
     if a.get("errors"):
         console.print(f"arXiv: {len(a['errors'])} failed searches, first: {escape(a['errors'][0]['reason'])}", highlight=False)
