@@ -83,12 +83,13 @@ def related(
     from ..search.embedder import preload
     from ..sources.textio import read_text_file
 
-    preload()
-    with user_errors():
+    with user_errors():  # a bad file is told before the model starts loading
         if file is not None:  # a device, a huge or binary file: a message, not a hang
             text = read_text_file(file, MAX_DRAFT)
             if not text.strip():
                 raise ValueError(f"{file} is empty")
+    preload()
+    with user_errors():
         lib = open_library(readonly=True)
         try:
             hits = lib.related(paper_id, text=text, limit=limit, venue=venue, year=year)
