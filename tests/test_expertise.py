@@ -295,7 +295,7 @@ def test_match_pair_cosines_against_brute_force(small):
     vecs = [unit(c) for c in counts]
     query = "Graph attention networks over atoms predict molecular properties"
     rowid = lib.store.rowid_of(ids["Sparse Graph Networks for Molecules"])
-    got = exp._pair_cosines(Filter(), cand, ["", query], [rowid, None])
+    got = exp._pairs.cosines(Filter(), cand, ["", query], [rowid, None])
     mine = vecs[int(np.flatnonzero(index.rowids[cand] == rowid)[0])]
     text = unit(pair_counts("", query))
     for j, v in enumerate(vecs):

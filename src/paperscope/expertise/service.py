@@ -14,8 +14,9 @@ from ..search import semantic, tokens, vectors
 from . import authors as author_index
 from .profile import Profile, vectors_of
 from .results import AuthorSuggestion, MatchHit
+from .scope import ScopePairs, aggregate_of, half_life, scope_hubness, term_matrix
 from .scoring import FIELD_WEIGHTS, MATCH_RECIPE, RECIPE, Recipe, centred_against, centred_unit, centroid_scores, fuse, \
-    grouped_scores, hubness, mix, profile_scores, recency_weights, top_indices
+    grouped_scores, mix, profile_scores, recency_weights, top_indices
 from ..store.protocol import Store
 
 HUB_MAX = 20_000  # hubness and match's pair cosines are computed within a scope of at most this many papers
@@ -61,7 +62,7 @@ class Expertise:
         self._author_pos: np.ndarray | None = None
         self._terms: vectors.TermVectors | None = None
         self._hub: dict[str, np.ndarray] = {}
-        self._pairs: dict[tuple, tuple] = {}
+        self._pairs = ScopePairs(self.store, self.engine)
         self._gram: dict[tuple, np.ndarray] = {}
         self._year: np.ndarray | None = None
         self._matcher = None
@@ -120,70 +121,9 @@ class Expertise:
         cand = self._scope_positions(scope) if recipe.pair_weight and scope is not None else None
         if cand is not None and 2 <= len(cand) <= HUB_MAX:
             pairs = np.zeros_like(lex)
-            pairs[:, cand] = self._pair_cosines(scope, cand, texts, rowids)
+            pairs[:, cand] = self._pairs.cosines(scope, cand, texts, rowids)
             lex = (1.0 - recipe.pair_weight) * lex + recipe.pair_weight * pairs
         return mix(sem, lex, recipe.semantic_weight)
-
-    def _pair_matrix(self, scope: Filter, cand: np.ndarray):
-        """Unit tf-idf vectors of adjacent term pairs (search.related.pair_counts) of the scope's
-        papers, df counted over the scope and pairs held by fewer than two of its papers
-        dropped, with the pair vocabulary and idf; once per scope."""
-        key = scope.key()
-        if key not in self._pairs:
-            from scipy import sparse
-
-            from ..search.related import pair_counts
-
-            rowids = [int(r) for r in self.engine.lexical().rowids[cand]]
-            texts = self.store.texts_of_rowids(rowids)
-            vocab: dict = {}
-            rows, cols, vals = [], [], []
-            for i, r in enumerate(rowids):
-                for pair, tf in pair_counts(*texts.get(r, ("", ""))).items():
-                    rows.append(i)
-                    cols.append(vocab.setdefault(pair, len(vocab)))
-                    vals.append(tf)
-            m = sparse.csr_matrix((np.array(vals, np.float64), (rows, cols)), shape=(len(rowids), len(vocab)))
-            df = np.bincount(m.indices, minlength=len(vocab))
-            idf = (np.log((1.0 + len(rowids)) / (1.0 + df)) + 1.0) * (df >= 2)
-            m.data = (1.0 + np.log(m.data)) * idf[m.indices]
-            m.eliminate_zeros()
-            norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel())
-            m = (sparse.diags(1.0 / np.maximum(norms, 1e-12)) @ m).tocsr()
-            if len(self._pairs) > 8:
-                self._pairs.clear()
-            self._pairs[key] = (m, vocab, idf)
-        return self._pairs[key]
-
-    def _pair_cosines(self, scope: Filter, cand: np.ndarray, texts: list[str], rowids: list[int | None]) -> np.ndarray:
-        """(items, scope papers) cosines of adjacent-term-pair vectors: a paper of the scope
-        by its stored vector, another paper by its title and abstract, a text as an abstract."""
-        from scipy import sparse
-
-        from ..search.related import pair_counts
-
-        m, vocab, idf = self._pair_matrix(scope, cand)
-        index = self.engine.lexical()
-        pos = index.positions(np.array([r if r is not None else -1 for r in rowids], np.int64))
-        at = np.searchsorted(cand, pos)
-        inside = (pos >= 0) & (at < len(cand)) & (cand[np.minimum(at, len(cand) - 1)] == pos)
-        outside = [n for n in range(len(texts)) if not inside[n]]
-        stored = self.store.texts_of_rowids([int(rowids[n]) for n in outside if rowids[n] is not None])
-        rows, cols, vals = [], [], []
-        for n in outside:
-            counts = (pair_counts(*stored[rowids[n]]) if rowids[n] is not None and rowids[n] in stored
-                      else pair_counts("", texts[n]))
-            for pair, tf in counts.items():
-                j = vocab.get(pair)
-                if j is not None and idf[j] > 0:
-                    rows.append(n), cols.append(j), vals.append((1.0 + np.log(tf)) * idf[j])
-        q = sparse.csr_matrix((np.array(vals, np.float64), (rows, cols)), shape=(len(texts), m.shape[1]))
-        norms = np.sqrt(np.asarray(q.multiply(q).sum(axis=1)).ravel())
-        q = sparse.diags(1.0 / np.maximum(norms, 1e-12)) @ q
-        out = (q @ m.T).toarray()
-        if inside.any():
-            out[inside] = (m[at[inside]] @ m.T).toarray()
-        return out.astype(np.float32)
 
     def _scope_positions(self, scope: Filter) -> np.ndarray:
         index = self.engine.lexical()
@@ -200,28 +140,10 @@ class Expertise:
             return np.zeros(len(cand), np.float32)
         key = scope.key()
         if key not in self._hub:
-            out = np.zeros(len(cand), np.float32)
-            index, tv = self.engine.lexical(), self.term_vectors()
-            rowids = index.rowids[cand]
-            vecs = vectors_of(self.engine, [_Row(int(r)) for r in rowids]) if self.engine.vectors().size else None
-            terms = _term_matrix(self.store, index, tv, rowids)
-            pairs = self._pair_matrix(scope, cand)[0] if recipe.pair_weight and len(cand) <= HUB_MAX else None
-            for a in range(0, len(cand), 1024):
-                b = min(len(cand), a + 1024)
-                lex = (terms[a:b] @ terms.T).toarray().astype(np.float32)
-                if pairs is not None:
-                    lex = (1.0 - recipe.pair_weight) * lex + recipe.pair_weight * (pairs[a:b] @ pairs.T).toarray()
-                sem = (centred_against(vecs[a:b], vecs, self.engine.embedding_mean()) if vecs is not None
-                       else np.full_like(lex, np.nan))
-                block = mix(sem, lex, recipe.semantic_weight)
-                block[np.arange(b - a), np.arange(a, b)] = np.inf  # itself, removed below
-                k = min(11, len(cand))
-                top = -np.partition(-block, k - 1, axis=1)[:, :k]
-                top = np.where(np.isinf(top), np.nan, top)
-                out[a:b] = np.nanmean(top, axis=1)
             if len(self._hub) > 16:
                 self._hub.clear()
-            self._hub[key] = out
+            pairs = self._pairs if recipe.pair_weight else None
+            self._hub[key] = scope_hubness(self.engine, self.store, self.term_vectors(), pairs, recipe, scope, cand)
         return self._hub[key]
 
     # ------------------------------------------------------------------ questions
@@ -230,7 +152,7 @@ class Expertise:
         """Papers of `scope` ranked by fit to the profile (the profile's own papers left out).
         `aggregate`: facets (default) | centroid | fused (see AGGREGATES); `recency`: a
         half-life in years, profile papers older than the profile's newest count less."""
-        aggregate, recency = _aggregate(aggregate, MATCH_AGGREGATE), _half_life(recency)
+        aggregate, recency = aggregate_of(aggregate, MATCH_AGGREGATE, AGGREGATES), half_life(recency)
         recipe = self.match_recipe
         with semantic.single_threaded_blas():
             items = profile.items
@@ -310,7 +232,7 @@ class Expertise:
         `aggregate`: centroid (default) | facets | fused over each author's papers (see
         AGGREGATES); `recency`: a half-life in years, papers older than the library's newest
         year count less. With "fused" the score is the reciprocal-rank fusion value."""
-        aggregate, recency = _aggregate(aggregate, author_aggregate(min_papers)), _half_life(recency)
+        aggregate, recency = aggregate_of(aggregate, author_aggregate(min_papers), AGGREGATES), half_life(recency)
         if (paper_id is None) == (not text or not text.strip()):
             raise InputError("give a paper id or a text (not both)")
         idx = self.authors()
@@ -451,7 +373,7 @@ class Expertise:
                 years = self.years()
                 w = recency_weights(years[where], recency, int(years.max()) if len(years) else 0)
             incidence = sparse.csr_matrix((w, (owner, where)), shape=(idx.size, index.size))
-            terms = _term_matrix(self.store, index, self.term_vectors(), index.rowids)
+            terms = term_matrix(self.store, index, self.term_vectors(), index.rowids)
             pooled = incidence @ terms
             lex = np.asarray(pooled.multiply(pooled).sum(axis=1)).ravel()
             vec = eng.vectors()
@@ -471,38 +393,3 @@ class Expertise:
                 self._gram.clear()
             self._gram[key] = gram
         return self._gram[key]
-
-
-def _aggregate(value: str | None, default: str) -> str:
-    value = (value or default).strip().lower()
-    if value not in AGGREGATES:
-        raise InputError(f"aggregate must be one of {', '.join(AGGREGATES)} (got {value!r})")
-    return value
-
-
-def _half_life(value: float | None) -> float | None:
-    if value is None or value == 0:
-        return None
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        raise InputError(f"recency is a half-life in years (got {value!r})") from None
-    if not value > 0 or value == float("inf"):
-        raise InputError(f"recency is a positive half-life in years (got {value!r})")
-    return value
-
-
-class _Row:
-    """A library paper seen as a profile item (for `vectors_of`)."""
-
-    def __init__(self, rowid: int):
-        self.rowid, self.text = rowid, ""
-
-
-def _term_matrix(store: Store, index, tv: vectors.TermVectors, rowids: np.ndarray):
-    """Rows: the author-free term vectors of these papers (CSR, unit rows)."""
-    from scipy import sparse
-
-    pos = index.positions(rowids)
-    full = sparse.csc_matrix((tv.data, tv.indices, tv.indptr), shape=(tv.size, len(tv.indptr) - 1))
-    return full.tocsr()[pos]
