@@ -154,7 +154,10 @@ def main() -> int:
     from paperscope.enrich.keyphrases import keyphrases
     from paperscope.enrich.methods import find_methods
     from paperscope.enrich.text import Doc
-    from paperscope.enrich.vocab import STOPWORDS
+    try:  # the shared stop words; older trees kept them in enrich/vocab.py
+        from paperscope.words import STOP_WORDS as STOPWORDS
+    except ImportError:
+        from paperscope.enrich.vocab import STOPWORDS
     from paperscope.model import clean_text, latex_to_plain
 
     m = Matcher()

@@ -65,8 +65,10 @@ class Scorer:
     def __init__(self):
         import Stemmer
 
-        from paperscope.enrich.vocab import GENERIC_WORDS, STOPWORDS
-
+        try:  # the shared word lists; older trees kept them in enrich/vocab.py
+            from paperscope.words import FILLER_WORDS as GENERIC_WORDS, STOP_WORDS as STOPWORDS
+        except ImportError:
+            from paperscope.enrich.vocab import GENERIC_WORDS, STOPWORDS
         from paperscope.enrich.rules import label_breaks, tldr_breaks
 
         self.label_breaks, self.tldr_breaks = label_breaks, tldr_breaks

@@ -44,7 +44,8 @@ def dev_papers() -> list[dict]:
 
 def word_rows(papers: list[dict]):
     from paperscope.enrich.keyphrases import keyphrases
-    from paperscope.enrich.label import _content, candidates
+    from paperscope.enrich.label import candidates
+    from paperscope.enrich.label_words import content_words as _content
     from paperscope.enrich.methods import find_mentions
     from paperscope.enrich.paper_type import classify
     from paperscope.enrich.text import Doc
@@ -73,7 +74,7 @@ def main() -> int:
     args = ap.parse_args()
     from sklearn.linear_model import LogisticRegression
 
-    from paperscope.enrich.label import WORD_FEATURES, WORD_W
+    from paperscope.enrich.label_words import WORD_FEATURES, WORD_W
 
     papers = dev_papers()
     X, y = word_rows(papers)

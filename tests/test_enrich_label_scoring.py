@@ -26,7 +26,7 @@ def test_label_writes_out_an_abbreviation_the_reader_has_not_seen_defined():
 
 
 def test_words_a_title_would_name_raise_a_candidate_score():
-    from paperscope.enrich.label import WORD_FEATURES, WORD_W, _title_odds
+    from paperscope.enrich.label_words import WORD_FEATURES, WORD_W, title_odds as _title_odds
 
     assert set(WORD_W) == {"intercept", *WORD_FEATURES}
     spread = [1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0]
@@ -48,7 +48,7 @@ METHOD = (
 
 
 def test_a_paper_that_argues_gets_a_position_label_and_a_method_paper_does_not():
-    from paperscope.enrich.label import POSITION_AT, position_score
+    from paperscope.enrich.position import POSITION_AT, position_score
 
     assert position_score(ARGUING) >= POSITION_AT > position_score(METHOD)
     arguing, method = derive_facts(None, ARGUING)["label"], derive_facts(None, METHOD)["label"]
@@ -63,7 +63,7 @@ SHIFT = (
 
 
 def test_a_label_that_does_not_say_what_it_is_about_gets_the_opening_problem():
-    from paperscope.enrich.label import problem, with_problem
+    from paperscope.enrich.problem import problem, with_problem
 
     label = derive_facts(None, SHIFT)["label"]
     assert label == "ShiftCP: score reweighting scheme for conformal prediction"

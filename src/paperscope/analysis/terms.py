@@ -1,53 +1,23 @@
 """Terms of abstracts, shared by topic labels (c-TF-IDF) and venue comparison (log-odds).
 
-Tokens are lower-cased words (hyphenated words kept whole), English and paper-rhetoric stop words
-dropped, plurals folded into one key ("networks" -> "network") and shown in their most common
-surface form. Terms are unigrams plus bigrams of neighbouring kept tokens.
+Tokens are lower-cased words (hyphenated words kept whole; `words.prose_tokens`, so clause
+punctuation separates them), stop words and rhetoric dropped, plurals folded into one key
+(`words.singular`: "networks" -> "network") and shown in their most common surface form. Terms
+are unigrams plus bigrams of neighbouring kept tokens.
 """
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 import numpy as np
 from scipy import sparse
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-# Words, or runs of clause punctuation (which map to no term, so no bigram spans them).
-_TOKEN = re.compile(r"[a-z][a-z0-9]*(?:[-'][a-z0-9]+)*|[.,;:!?()\[\]{}\"]+")
+from ..words import RHETORIC_WORDS, STOP_WORDS, prose_tokens, singular
 
-# Words every abstract uses to talk about itself: useless to tell topics or venues apart.
-RHETORIC = frozenset("""
-paper papers propose proposed proposes proposing present presents presented introduce introduces
-introduced show shows shown showing demonstrate demonstrates demonstrated novel new approach
-approaches result results experiment experiments experimental extensive state-of-the-art art
-outperform outperforms outperforming significantly significant existing achieve achieves achieved
-achieving various challenging effectively effective furthermore moreover additionally however
-address addresses study studies work works paradigm finally specifically particular particularly
-evaluate evaluation evaluations leverage leverages leveraging utilize utilizes enable enables
-enabling key main recent recently prior previous baseline baselines superior improve improves
-improved improving improvement improvements task tasks problem problems use used uses using based
-method methods framework frameworks technique techniques propose demonstrating terms
-wide range crucial important datasets code available github com https http www
-given consider considers considered certain aim aims aimed argue argues provide provides provided
-allow allows allowing enable including include includes like make makes making way ways able
-recently propose typically commonly widely potential potentially remain remains lack lacks
-""".split())
-STOP = frozenset(ENGLISH_STOP_WORDS) | RHETORIC
-
-
-_VOWELS = frozenset("aeiouy")
-
-
-def fold(word: str) -> str:
-    """Plural folding: networks -> network, gnns -> gnn; keeps bias, analysis, process, focus."""
-    if len(word) == 4 and word.endswith("s") and not _VOWELS & set(word[:-1]):
-        return word[:-1]  # acronym plurals: llms, gnns, cnns
-    if len(word) > 4 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics")):
-        if word.endswith("ies") and len(word) > 5:
-            return word[:-3] + "y"
-        return word[:-1]
-    return word
+# Topic and compare terms leave out stop words and rhetoric, but not the rest of the filler words
+# (words.GENERIC_WORDS): across many papers "generative models", "clustering algorithm",
+# "large batch" name a topic, where for one paper's label they say nothing.
+STOP = STOP_WORDS | RHETORIC_WORDS
 
 
 class Terms:
@@ -59,7 +29,7 @@ class Terms:
         vocab: dict[str, int] = {}
         indptr, cols = [0], []
         for text in texts:
-            toks = _TOKEN.findall((text or "").lower())
+            toks = prose_tokens((text or "").lower())
             seen.update(toks)
             keys = []
             for w in toks:
@@ -93,7 +63,7 @@ def _key(token: str) -> str | None:
     w = token.strip("-'")
     if len(w) < 2 or not w[0].isalpha() or w in STOP:
         return None
-    k = fold(w)
+    k = singular(w)
     return None if k in STOP else k
 
 

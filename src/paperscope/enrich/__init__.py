@@ -2,9 +2,29 @@
 benchmarks/datasets it names. Pure functions of (title, abstract): no I/O, no model, no
 randomness, so the facts are reproducible and can be cached by the text's hash.
 
-Modules: text (sentences, markup), acronyms (abbreviation definitions), methods, label,
-tldr, links, paper_type, keyphrases, artifacts, vocab (word lists), evaluation (scoring
-against the hand-labelled set). `store.py` keeps the stored facts current.
+Modules:
+
+    text.py         sentences, markup, name-shaped tokens (`Doc`)
+    acronyms.py     abbreviations the abstract defines, written out
+    cues.py         cue phrases that introduce a name ("we propose X", "called X")
+    methods.py      the method names a paper introduces or builds on
+    describe.py     what the text says a named thing is
+    phrases.py      shallow phrase structure: objects of "we propose ...", clause cuts
+    rules.py        what a reader accepts as a label or a TL;DR, as checks
+    label.py        the title-less label: candidates, their score, the best one
+    label_words.py  the label's word model: content words and the odds a title names them
+    problem.py      the problem a paper works on, and a label extended with it
+    position.py     does an abstract argue rather than report (position papers)
+    tldr.py         the sentence that says what the paper does
+    links.py        code and project links
+    paper_type.py   method, benchmark, survey, theory, empirical or position paper
+    keyphrases.py   keyphrases of one abstract
+    artifacts.py    the benchmarks and datasets a paper names
+    vocab.py        enrich's own word lists (common names, verbs); stop and filler words are
+                    the shared ones of paperscope/words.py
+    evaluation.py   scoring against the hand-labelled set
+    refresh.py      keeps the stored facts current (recomputed when the text or
+                    FACTS_VERSION changes)
 """
 from __future__ import annotations
 

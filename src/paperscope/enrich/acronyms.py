@@ -70,7 +70,7 @@ def _match(letters: str, before: str) -> int | None:
         start -= 1
     # `Abstraction and Reasoning Corpus (ARC)`: a long form does not start on a function word
     first = text[start:].split(" ", 1)[0]
-    if first in _FUNCTION_WORDS:
+    if first in _NAME_LINKS:
         head = text[:start].rstrip()
         prev = head.rsplit(" ", 1)[-1] if head else ""
         if prev[:1].isupper():
@@ -78,7 +78,9 @@ def _match(letters: str, before: str) -> int | None:
     return cut + start
 
 
-_FUNCTION_WORDS = {"and", "of", "for", "the", "with", "to", "in", "on", "a", "an", "or", "by"}
+# The few lower-case words that join the words of a name ("Abstraction and Reasoning Corpus",
+# "Mixture of Experts"): a name rule, narrower than the stop words of paperscope.words.
+_NAME_LINKS = frozenset({"and", "of", "for", "the", "with", "to", "in", "on", "a", "an", "or", "by"})
 
 
 def match_long_form(short: str, before: str) -> int | None:

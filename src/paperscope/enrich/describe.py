@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
+from ..words import FILLER_WORDS, STOP_WORDS
 from .cues import INTRO
-from .vocab import GENERIC_WORDS, STOPWORDS
 
 GENERIC_LEAD = re.compile(
     r"^(?:(?:a|an|the|our|novel|new|simple|effective|efficient|scalable|general|generic|"
@@ -39,8 +39,8 @@ def description(after: str) -> str | None:
 
 
 def content(text: str) -> int:
-    return sum(1 for w in text.split() if w.lower() not in GENERIC_WORDS and
-               w.lower() not in STOPWORDS)
+    return sum(1 for w in text.split() if w.lower() not in FILLER_WORDS and
+               w.lower() not in STOP_WORDS)
 
 
 def relative(after: str) -> str | None:

@@ -13,31 +13,25 @@ import math
 import re
 from collections import Counter, defaultdict
 
+from ..words import FILLER_WORDS, STOP_WORDS, prose_tokens, singular
 from .text import ADJ_SUFFIX, Doc, name_key
-from .vocab import GENERIC_WORDS, STOP_NAMES, STOPWORDS, VERBS
+from .vocab import STOP_NAMES, VERBS
 
-_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|[,.;:!?()\[\]\"]")
 _URL = re.compile(r"\S*(?:https?://|www\.)\S*")
 MAX_WORDS = 4
 _LENGTH_FACTOR = {1: 0.55, 2: 1.0, 3: 1.05, 4: 0.9}
 
 
 def _fold(word: str) -> str:
-    w = word.lower()
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is", "ics")):
-        return w[:-1]
-    return w
+    return singular(word.lower())
 
 
 def _chunks(sentence: str) -> list[list[str]]:
     """Runs of content words (surface forms) between stopwords and punctuation."""
     out, cur = [], []
-    for tok in _TOKEN.findall(_URL.sub(" , ", sentence)):
-        tok = re.sub(r"'s?$", "", tok)
+    for tok in prose_tokens(_URL.sub(" , ", sentence)):
         low = tok.lower()
-        if not tok[0].isalpha() or low in STOPWORDS or low in VERBS or len(tok) == 1 or \
+        if not tok[0].isalpha() or low in STOP_WORDS or low in VERBS or len(tok) == 1 or \
                 (low.endswith("ly") and len(low) > 4 and not tok[0].isupper()):
             if cur:
                 out.append(cur)
@@ -116,7 +110,7 @@ def _bad_edge(words: tuple) -> bool:
 
 def _is_generic(word: str) -> bool:
     low = word.lower()
-    return low in GENERIC_WORDS or _fold(low) in GENERIC_WORDS
+    return low in FILLER_WORDS or _fold(low) in FILLER_WORDS
 
 
 def keyphrases(doc: Doc, exclude: list[str] | None = None, k: int | None = None) -> list[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .vocab import STOPWORDS
+from ..words import STOP_WORDS
 
 # the authors' own voice followed by what they do; group "verb" is the verb
 OWN_VERB = re.compile(
@@ -61,7 +61,7 @@ def gerund(verb: str) -> str | None:
     """`reduces` / `reduce` -> `reducing`, `maps` -> `mapping`, `applies` -> `applying`.
     None for forms that are not a plain present verb."""
     v = verb.lower()
-    if v.endswith(("ed", "ing", "ly")) or len(v) < 3 or v in STOPWORDS:
+    if v.endswith(("ed", "ing", "ly")) or len(v) < 3 or v in STOP_WORDS:
         return None
     if v.endswith("ies") and len(v) > 4:
         return v[:-3] + "ying"
@@ -97,7 +97,7 @@ def soft_cuts(text: str) -> list[str]:
             continue
         head = text[:m.start()].rstrip(" ,")
         last = head.rsplit(" ", 1)[-1].lower()
-        if head and last not in STOPWORDS and not ENDING_BAD.search(last) and \
+        if head and last not in STOP_WORDS and not ENDING_BAD.search(last) and \
                 last not in ("based", "due", "able", "used", "applied") and \
                 not (m.group().strip().lower() == "of" and last in OF_HEADS):
             out.append(head)

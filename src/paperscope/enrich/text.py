@@ -104,7 +104,6 @@ def split_sentences(text: str) -> list[str]:
 
 # --------------------------------------------------------------------------- tokens
 
-WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-_^+'’.]*[A-Za-z0-9+^]|[A-Za-z0-9]")
 _ADJ_SUFFIX = re.compile(
     r"-(?:based|like|driven|guided|aware|free|style|specific|level|wise|agnostic|conditioned|"
     r"inspired|enhanced|augmented|powered|only|scale|time|type|friendly|efficient|tuned|"

@@ -1,5 +1,7 @@
-"""Curated word lists: names a paper uses but does not introduce, English stopwords, and
-academic filler words. Keys are compared through `text.name_key` (case-folded, plural-free)."""
+"""Curated word lists of the enrich modules: names a paper uses but does not introduce,
+capitalised English words that are never names, and verbs that end a phrase. Keys are compared
+through `text.name_key` (case-folded, plural-free). Stop words and filler words are shared by
+every part: `paperscope.words`."""
 from __future__ import annotations
 
 from .text import name_key
@@ -45,50 +47,6 @@ New General Universal Unified Adaptive Optimal Provable Practical Bayesian Gauss
 Monte Carlo Euclidean Riemannian Hilbert Lipschitz Wasserstein Langevin Fourier Laplace
 Newton Hessian Jacobian Boltzmann Shapley Nash Bellman Kalman Gibbs Metropolis Hastings Bernoulli
 Poisson Dirichlet Lagrangian Hamiltonian Stackelberg Pareto Turing Python Java GitHub Github
-""".split())
-
-STOPWORDS = frozenset("""
-a about above across after again against all almost along also although always am among an
-and another any are around as at be because been before being below between both but by can
-cannot could did do does doing done down due during each either else enough especially even
-ever every few for from further given had has have having he her here hers him his how however
-i if in into is it its itself just least less let like made make makes many may me might more
-most much must my neither no nor not now of off often on once one only onto or other others
-otherwise our ours out over own per perhaps quite rather re same several shall she should
-since so some such than that the their theirs them themselves then there thereby therefore
-these they this those though through thus to too toward towards under unless until up upon
-us very via was we were what whatever when whenever where whereas whether which while who
-whom whose why will with within without would yet you your i.e e.g et al etc vs using
-called named termed dubbed namely behind beyond despite versus whereby
-""".split())
-
-# Academic filler: words that say nothing about a paper's topic on their own.
-GENERIC_WORDS = frozenset("""
-paper papers work works study studies approach approaches method methods methodology model
-models framework frameworks technique techniques algorithm algorithms result results
-performance propose proposes proposed present presents presented introduce introduces
-introduced show shows shown demonstrate demonstrates demonstrated novel new existing previous
-prior recent recently state art state-of-the-art sota baseline baselines experiment experiments
-experimental empirical empirically extensive evaluation evaluations evaluate evaluated
-task tasks problem problems issue issues challenge challenges challenging setting settings
-scenario scenarios way ways use used uses using based various different diverse several
-significant significantly effective effectiveness efficient efficiency improve improves improved
-improvement improvements achieve achieves achieved outperform outperforms superior better best
-high low large small key important crucial major main common general specific particular
-real real-world world practical practice applications application domain domains field fields
-number set sets form forms type types case cases order terms term range wide variety level
-levels aspect aspects analysis analyze analyse provide provides providing develop developed
-design designed enable enables enabling allow allows first second third finally furthermore
-moreover additionally however thus therefore hence specifically particular particularly
-capability capabilities ability abilities potential insight insights understanding lead leads
-leading fail fails remain remains remaining consider considered address addresses addressing
-aim aims goal goals need needs require requires required gap gaps limitation limitations
-code available publicly github https http com www data dataset datasets benchmark benchmarks
-extensive comprehensive simple simply strong stronger robust robustness widely typically
-often usually generally commonly highly well great greatly substantial substantially
-overall across existing prior related respect respectively current currently standard
-propose novel approach achieve state-of-the-art art demonstrate including include includes
-one two three four five six many much more most less fewer lot thereby via due able
 """.split())
 
 # Verbs (and verb forms) that end a keyphrase candidate: "assess LLM responses" -> "LLM responses".

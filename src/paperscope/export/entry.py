@@ -9,6 +9,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from ..words import STOP_WORDS, WORD_PART
+
 VENUES = {
     "icml": "International Conference on Machine Learning",
     "iclr": "International Conference on Learning Representations",
@@ -29,10 +31,9 @@ VENUES = {
     "corl": "Conference on Robot Learning",
     "colm": "Conference on Language Modeling",
 }
-STOPWORDS = frozenset(
-    "a an the on of in for to and or with without via from by at as is are be do does can "
-    "towards toward into over under beyond through when what why how who which your our we "
-    "not no its it this that these those than more less all any one two new".split())
+# A citation key's word is the title's first word that says what the paper is about: not a
+# stop word (paperscope.words), nor "new" or "two", which open titles without saying what about.
+KEY_STOP = STOP_WORDS | {"new", "two"}
 PARTICLES = frozenset("van von der den de del della di da du le la dos das ter ten zu af".split())
 SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
 
@@ -229,9 +230,9 @@ def base_key(paper: dict[str, Any]) -> str:
     who = who or ascii_fold(paper.get("venue") or "") or "anon"
     year = str(paper.get("year") or "")
     word = ""
-    for token in re.findall(r"[^\W_]+", display_title(paper)):
+    for token in WORD_PART.findall(display_title(paper)):
         folded = ascii_fold(token)
-        if folded and folded not in STOPWORDS and not folded.isdigit():
+        if folded and folded not in KEY_STOP and not folded.isdigit():
             word = folded
             break
     return f"{who}{year}{word or 'paper'}"

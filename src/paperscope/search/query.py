@@ -25,7 +25,9 @@ MAX_QUERY = 2000  # characters; longer input is cut (a pasted abstract is fine)
 # A quote opens a phrase only where a token starts (after a space, `-` or `key:`); a quote glued
 # to the end of a word, as in a pasted LaTeX title (``Difficult" Tasks), closes nothing and opens
 # nothing: it stays with its word instead of turning the rest of the query into a required phrase.
-_TOKEN = re.compile(r'(-?)([A-Za-z]+:)?("[^"]*"?|[^\s"]+"*)')
+# The one lexer of the query language: search/translate.py reads a Chinese query with it too,
+# so both see the same tokens. Groups: "-" or "", "key:" or None, the "phrase" or word.
+TOKEN = re.compile(r'(-?)([A-Za-z]+:)?("[^"]*"?|[^\s"]+"*)')
 
 
 @dataclass
@@ -79,7 +81,7 @@ def _clean(text: str) -> str:
 def parse(raw: str | None) -> Query:
     raw = _clean(str(raw or ""))[:MAX_QUERY]
     q = Query(raw=raw)
-    for m in _TOKEN.finditer(raw):
+    for m in TOKEN.finditer(raw):
         neg, key, value = m.group(1) == "-", m.group(2), m.group(3)
         quoted = value.startswith('"')
         text = _clean(_unquote(value).replace('"', " "))

@@ -6,66 +6,25 @@ snippet highlighter, so a query term matches exactly what the index stored.
 - Hyphenated or slashed compounds also index their joined form, so "pre-training",
   "pretraining" and "pre training" meet, and a method name such as "LoRA-GA" or "GPT-4"
   matches as a whole ("loraga", "gpt4") as well as by its parts.
-- Very common English function words are dropped (their BM25 weight is ~0 anyway and they
-  would dominate the postings).
+- English function words (the shared `words.STOP_WORDS`) are dropped: their BM25 weight is
+  ~0 anyway and they would dominate the postings.
+
+The word pattern, folding, stemming and stop words come from `paperscope.words`; this module
+adds what only the index needs (joined compounds, the term length cap, highlight offsets).
 """
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 
-VERSION = "t3"  # bump when tokens change: stored postings are rebuilt
+from ..words import JOINER as _JOINER, STEM_CACHE, STOP_WORDS, WORD as _WORD, WORD_PART as _PART, fold, fold_char, stem
 
-# Letters/digits runs, optionally chained by single joiners: hyphens and slashes, and the
-# ^ and _ that rendered LaTeX leaves in method names ("E^2GAN", "S^2IP-LLM", "ℓ_0", "Φ_Flow"),
-# so "E$^2$GAN" and "E2GAN" meet in the joined term "e2gan".
-_JOIN = "[-‐‑/^_]"
-_WORD = re.compile(r"[^\W_]+(?:" + _JOIN + r"[^\W_]+)*")
-_PART = re.compile(r"[^\W_]+")
+VERSION = "t4"  # bump when tokens change: stored postings are rebuilt (t4: the shared stop words)
 
-STOPWORDS = frozenset("""
-a an and are as at be been but by can could do does for from had has have how if in into is it
-its itself may might more most no nor not of on or our ours out over own same should so some
-such than that the their theirs them then there these they this those through to too under up
-very was we were what when where which while who whom why will with would you your via also both
-each other any all only just do did done being here further once off again against between
-""".split())
-
+# The index drops the shared stop words (words.STOP_WORDS); a term is a folded, stemmed word.
+STOPWORDS = STOP_WORDS
 FIELDS = ("title", "label", "abstract", "authors", "keywords")
 MAX_TERM = 40  # longer "words" (hashes, URLs squeezed together) are not terms
-
-
-@lru_cache(maxsize=1)
-def _drop_combining() -> dict[int, None]:
-    return {cp: None for cp in range(0x300, 0x10000) if unicodedata.combining(chr(cp))}
-
-
-def fold(text: str) -> str:
-    """Case/diacritics/compatibility folding, offsets not preserved."""
-    if text.isascii():
-        return text.lower()
-    return unicodedata.normalize("NFKD", text).casefold().translate(_drop_combining())
-
-
-@lru_cache(maxsize=1)
-def _stemmer():
-    import Stemmer
-
-    return Stemmer.Stemmer("english")
-
-
-_stem_cache: dict[str, str] = {}
-
-
-def stem(word: str) -> str:
-    """Stem one folded word (cached; the vocabulary of a library is small)."""
-    out = _stem_cache.get(word)
-    if out is None:
-        out = _stemmer().stemWord(word) if word.isalpha() else word
-        if len(_stem_cache) < 500_000:
-            _stem_cache[word] = out
-    return out
 
 
 def _fold_char_map(text: str) -> tuple[str, list[int] | range]:
@@ -78,12 +37,7 @@ def _fold_char_map(text: str) -> tuple[str, list[int] | range]:
     chars: list[str] = []
     where: list[int] = []
     for i, ch in enumerate(text):
-        if ch.isascii():
-            folded = ch.lower()
-        else:
-            folded = "".join(c for c in unicodedata.normalize("NFKD", ch).casefold()
-                             if not unicodedata.combining(c))
-        for c in folded:
+        for c in fold_char(ch):
             chars.append(c)
             where.append(i)
     return "".join(chars), where
@@ -99,9 +53,6 @@ def _candidates(words: frozenset[str], prefixes: tuple[str, ...]) -> re.Pattern 
     if not heads:
         return None
     return re.compile(r"(?:" + "|".join(re.escape(h) for h in heads) + r")[^\W_]*+")
-
-
-_JOINER = re.compile(_JOIN)
 
 
 def _compounds(folded: str) -> list[tuple[int, int]]:
@@ -174,7 +125,7 @@ def _word_terms(text: str) -> list[tuple[str, str]]:
     one word and skips the split."""
     out: list[tuple[str, str]] = []
     append = out.append
-    cache = _stem_cache
+    cache = STEM_CACHE
     for token in _WORD.findall(fold(text)):
         if token.isalnum():
             if token not in STOPWORDS and len(token) <= MAX_TERM:

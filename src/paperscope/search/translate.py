@@ -32,6 +32,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import NamedTuple
 
+from .query import TOKEN
+
 POOR_COVERAGE = 0.7
 GLOSSARY = "ml_glossary_zh_en.tsv"
 _COST = {"glossary": 1.0, "stop": 1.0, "dictionary": 2.5, "unknown": 4.0}
@@ -39,8 +41,6 @@ _DICT_MAX = 8  # longest dictionary word tried, in characters
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _HAN_DASH = re.compile(r"(?<=[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])[-‐‑–—](?=[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
-# The query language's tokens (search/query.py): optional -, optional key:, a "phrase" or a word.
-_TOKEN = re.compile(r'(-?)([A-Za-z]+:)?("[^"]*"?|[^\s"]+)')
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "「": '"', "」": '"', "『": '"', "』": '"',
                          "《": " ", "》": " ", "、": " ", "。": " ", "〈": " ", "〉": " ", "【": " ",
                          "】": " ", "·": " "})
@@ -213,7 +213,7 @@ def translate_query(text: str | None, gloss: dict[str, str] | None = None) -> Tr
     terms: list[Term] = []
     out: list[str] = []
     any_chinese = False
-    for m in _TOKEN.finditer(norm):
+    for m in TOKEN.finditer(norm):
         neg, key, value = m.group(1), m.group(2), m.group(3)
         if key or not _HAN.search(value):  # filters (author:"张伟" too) and English: untouched
             out.append(m.group(0))
@@ -224,7 +224,7 @@ def translate_query(text: str | None, gloss: dict[str, str] | None = None) -> Tr
             if body:
                 out.append(f'{neg}"{body}"')
             continue
-        body = _translate_text(value.rstrip("*"), terms, gloss)
+        body = _translate_text(value.rstrip('"').rstrip("*"), terms, gloss)  # a glued quote closes nothing
         if not body:
             continue
         if neg:

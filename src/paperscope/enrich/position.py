@@ -1,0 +1,40 @@
+"""Does an abstract argue rather than report? A position paper ("Position: ...") is told by what
+it says of itself ("this position paper", "we argue", "we call on the community") and by how
+little it says about experiments: a weighted count of cues, fitted on development data."""
+from __future__ import annotations
+
+import re
+
+_POSITION = re.compile(r"position paper|this position|our position|we take the position|"
+                       r"in this (?:piece|essay)", re.I)
+_ADVOCATE = re.compile(r"\bwe (?:\w+ )?(?:advocate|urge|call on)\b|this paper (?:argues|advocates|"
+                       r"calls)", re.I)
+# cues of a position paper when the abstract does not say "position paper" (weights of a
+# logistic fit on the tuning half of ICML 2024 against ICLR 2020 / PMLR / NIPS abstracts,
+# rounded; a match counts at most twice); POSITION_AT: the score that makes it one
+_POSITION_CUES = [(w, re.compile(rx, re.I)) for w, rx in (
+    (2.2, r"\bwe (?:\w+ )?(?:argue|contend|posit|believe|caution)\b|"
+          r"\b(?:paper|work|piece|essay) (?:argues|contends)\b"),
+    (2.1, r"\badvocat\w+|\burg(?:e|es)\b|\bcalls? (?:for|on|to action)\b"),
+    (2.1, r"\bposition\b|\bperspective\b|\bessay\b|\bpiece\b"),
+    (0.5, r"\bshould\b"),
+    (1.5, r"\b(?:research|ml|ai|machine learning|scientific) communit\w+"),
+    (2.0, r"\bfuture (?:research|directions?)\b|\bresearch (?:agenda|directions?)\b|"
+          r"\bopen (?:problems|challenges|questions)\b|\bopportunit\w+"),
+    (-0.4, r"\bexperiment\w*|\boutperform\w*|\bstate-of-the-art\b|\bbenchmarks?\b|\bdatasets?\b"),
+    (-0.25, r"\bwe (?:propose|introduce)\b"),
+    (1.9, r"(?-i:\bAI\b|\bAGI\b)"),
+    (1.5, r"\bwe (?:discuss|outline|highlight|identify|reflect)\b"))]
+POSITION_AT = 5.5
+
+
+def position_score(text: str) -> float:
+    """How much an abstract reads like a position paper (argues, calls for, speaks to the
+    community, little about experiments)."""
+    return sum(w * min(len(rx.findall(text)), 2) for w, rx in _POSITION_CUES)
+
+
+def is_position(text: str, paper_type: str | None = None) -> bool:
+    return paper_type == "position" or bool(_POSITION.search(text)) or \
+        (paper_type not in (None, "method") and bool(_ADVOCATE.search(text))) or \
+        position_score(text) >= POSITION_AT

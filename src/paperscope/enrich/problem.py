@@ -1,0 +1,131 @@
+"""The problem a paper works on, named by the subject of its opening sentence ("Graph neural
+networks are widely used ..." -> "graph neural networks"), and a label extended with it
+("Maestro: trainable low-rank layers for conformal prediction") when the label does not yet say
+what it is about."""
+from __future__ import annotations
+
+import re
+
+from ..words import STOP_WORDS
+from . import phrases as ph
+from .acronyms import expand
+from .label_words import content_words
+from .rules import DANGLING, OPENERS, label_breaks
+from .vocab import VERBS
+
+# an aside in parentheses or brackets, and a connective or framing clause opening a sentence:
+# both are cut before a sentence's words become a label or a problem
+PAREN = re.compile(r"\s*\([^()]{0,80}\)|\s*\[[^\[\]]{0,80}\]")
+OPENER = re.compile(
+    r"^(?:(?:in|with) this (?:paper|work|study|note)|here|to (?:this|that) end|"
+    r"(?:to|in order to) (?:address|tackle|overcome|fill|bridge|solve|mitigate|remedy|"
+    r"alleviate|close|resolve|handle|answer|achieve|do|study|investigate|understand|improve|"
+    r"enable)[^,]{0,80}|in (?:contrast|response|addition|particular|practice|this context)"
+    r"[^,]{0,40}|(?:specifically|concretely|first(?:ly)?|second(?:ly)?|finally|moreover|"
+    r"furthermore|additionally|thus|therefore|consequently|instead|accordingly|however|"
+    r"notably|importantly|motivated by[^,]{0,60}|inspired by[^,]{0,60}|building (?:on|upon)"
+    r"[^,]{0,60}|based on[^,]{0,60}|as a result|overall|altogether|ultimately|recently|"
+    r"to that end|hence|in summary|to summari[sz]e))(?:\s*,\s*|\s+)", re.I)
+
+
+# the opening sentence names the problem the paper works on: its subject noun phrase
+# ("Graph neural networks are widely used ...", "Recent advances in X have ...")
+_SETTING = re.compile(
+    r"^(?:(?:recent(?:ly)?|nowadays|today|currently|in recent years|over the (?:past|last) "
+    r"[\w ]{1,20}?|despite [^,]{1,80}|while [^,]{1,80}|although [^,]{1,80}|as [^,]{1,80}|"
+    r"in (?:many|most|various|real-world) [^,]{1,60}|traditionally|historically)\s*,\s*)+", re.I)
+_ADVANCES = re.compile(
+    r"^(?:the\s+)?(?:recent\s+|rapid\s+|remarkable\s+|significant\s+|great\s+|tremendous\s+|"
+    r"impressive\s+)*(?:advances?|advancements?|progress|developments?|success(?:es)?|"
+    r"breakthroughs?|improvements?|popularity|rise|emergence|adoption|use|study|field|area|"
+    r"proliferation|applications?)\s+(?:in|of)\s+", re.I)
+_FINITE = re.compile(
+    r"\s(?:is|are|was|were|has|have|had|can|could|may|might|will|would|should|must|remains?|"
+    r"plays?|becomes?|became|offers?|provides?|enables?|allows?|aims?|seeks?|suffers?|relies|rely|"
+    r"requires?|involves?|faces?|lacks?|achieves?|shows?|demonstrates?|focus(?:es)?|attempts?|"
+    r"tends?|typically|often|usually|commonly|generally|increasingly|widely|recently|still|also|"
+    r"do|does|struggles?|depends?|emerged?|gained?|refers?|serves?|promises?|represents?)\b")
+_VAGUE = re.compile(r"^(?:(?:recent|current|existing|modern|many|most|some|traditional|"
+                    r"conventional|standard|popular|state-of-the-art|typical|numerous|various|"
+                    r"prior|previous|classical|classic|common|remarkable|impressive|strong|great|"
+                    r"significant|superior|powerful|emerging|contemporary|today's|increasing|"
+                    r"growing)\s+)+", re.I)
+
+
+# words that name the whole field rather than a problem in it
+_FIELD = frozenset("learning deep neural network networks machine artificial intelligence data "
+                   "system systems ai ml nlp automation".split())
+
+
+def problem(sentences: list[str], forms: dict[str, str], weights: dict[str, float],
+            text: str | None = None) -> str | None:
+    """The subject noun phrase of the opening sentence, when it is a short one that the
+    abstract keeps returning to: the problem or object the paper is about (`conformal
+    prediction`, `robust Markov decision processes`)."""
+    if not sentences:
+        return None
+    s = _SETTING.sub("", OPENER.sub("", sentences[0]))
+    s = _ADVANCES.sub("", s)
+    m = _FINITE.search(s)
+    if not m:
+        return None
+    np_ = PAREN.sub("", s[:m.start()]).strip()
+    if re.search(r"[,;:()\[\]\"]|\s[-–—]|---|\b(?:a|an|the|this|these|its|their|such)\s",
+                 np_, re.I):
+        return None
+    np_ = _VAGUE.sub("", ph.drop_leading(np_)).strip()
+    words = np_.split()
+    if _NOT_EXTENDED.search(np_) or re.search(r"\b(?:in|on|to|with|by|from|at)\b", np_):
+        return None
+    if not 1 <= len(words) <= 6 or words[0].lower() in OPENERS or words[-1].lower() in DANGLING \
+            or words[-1].lower() in STOP_WORDS or ph.ENDING_BAD.search(words[-1]):
+        return None
+    np_ = expand(np_, forms) if forms else np_
+    if not any(weights.get(w, 0.0) > 0 and w not in _FIELD for w in content_words(np_)):
+        return None
+    return lower_first(np_, " ".join(sentences[:3]) if text is None else text)
+
+
+def topic_ok(phrase: str) -> bool:
+    """A keyphrase in context that can say what a named method is for: two to five words, no
+    clause, no broken compound, no connective in front."""
+    words = phrase.split()
+    if any(w.lower() in VERBS for w in words) or words[0].lower() in ph.VERB_S or \
+            not content_words(phrase) - _FIELD:
+        return False
+    return 2 <= len(words) <= 5 and not _NOT_EXTENDED.search(phrase) and \
+        not re.search(r"\w-\s|\s-\w", phrase) and words[0].lower() not in OPENERS and \
+        not (words[0][:1].isupper() and words[0].endswith("ing"))
+
+
+def lower_first(np_: str, text: str) -> str:
+    """`Conformal prediction` -> `conformal prediction` when the first word is capitalised only
+    because it opens a sentence (not `Bayesian ...`, not `Large Language Models`)."""
+    words = np_.split()
+    first = words[0] if words else ""
+    title_case = sum(w[:1].isupper() for w in words) > 1
+    if first[:1].isupper() and first[1:].islower() and not title_case and \
+            not re.search(r"[a-z,] " + re.escape(first) + r"\b", text):
+        return first.lower() + np_[len(first):]
+    return np_
+
+
+PROBLEM_KINDS = ("name", "long", "intro", "study", "topic")
+
+
+# a label that already holds a clause, a list or a verb is not extended
+_NOT_EXTENDED = re.compile(r"\b(?:that|which|who|for|is|are|was|were|its|their)\b|,|" +
+                           _FINITE.pattern)
+
+
+def with_problem(label: str, kind: str, problem_np: str | None, limit: int, position: bool) -> str:
+    """`label for <problem>` when the label does not yet say what problem it is about."""
+    if not problem_np or position or kind not in PROBLEM_KINDS:
+        return label
+    if content_words(problem_np) & content_words(label) or _NOT_EXTENDED.search(label):
+        return label
+    link = "in" if kind in ("topic", "study") and ": " not in label else "for"
+    longer = f"{label} {link} {problem_np}"
+    if len(longer) > limit or label_breaks(longer):
+        return label
+    return longer
