@@ -174,8 +174,9 @@ _LATEX_HINT = re.compile(r"[\\$]")
 # Spans worth rendering: inline/display math, \(..\), and text-mode commands with their
 # brace arguments (\textbf{...}, \emph{...}, \'e). Everything else is left untouched, which keeps
 # a bare % a percent sign and makes rendering cost proportional to the LaTeX, not the abstract.
+# (Math spans are bounded: an unclosed `$$` or `\(` costs linear time on any text.)
 _LATEX_SPAN = re.compile(
-    r"\$\$.+?\$\$|\$[^$]{1,400}?\$|\\\(.+?\\\)|\\\[.+?\\\]"
+    r"\$\$.{1,2000}?\$\$|\$[^$]{1,400}?\$|\\\(.{1,2000}?\\\)|\\\[.{1,2000}?\\\]"
     r"|\\[A-Za-z]+\*?(?:\[[^\]]{0,40}\])?(?:\{[^{}]{0,200}\})*|\\[\'\"`^~=.][A-Za-z{]?\}?",
     re.S,
 )

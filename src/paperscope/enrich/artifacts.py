@@ -96,7 +96,7 @@ KNOWN_KEYS = frozenset(name_key(d) for d, _ in _GAZETTEER)
 
 _KIND = r"(?:benchmarks?|datasets?|data ?sets?|suites?|corpus|corpora|environments?|testbeds?|" \
         r"leaderboards?|challenges?|collections?)"
-_NAME = r"([A-Z][\w\-.^]*(?:\s+[A-Z0-9][\w\-.^]*){0,2})"
+_NAME = r"([A-Z][\w\-.^]{0,60}(?:\s+[A-Z0-9][\w\-.^]{0,60}){0,2})"  # bounded: linear on any text
 _PATTERNS = [
     # on the X benchmark / on X datasets / the X and Y benchmarks
     re.compile(r"\b(?:on|in|using|from|with|of|across)\s+(?:the\s+)?(?:popular\s+|standard\s+|"

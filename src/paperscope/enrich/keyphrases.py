@@ -17,7 +17,8 @@ from ..words import FILLER_WORDS, STOP_WORDS, prose_tokens, singular
 from .text import ADJ_SUFFIX, Doc, name_key
 from .vocab import STOP_NAMES, VERBS
 
-_URL = re.compile(r"\S*(?:https?://|www\.)\S*")
+# a whole whitespace-delimited token holding an address (tried only where a token starts)
+_URL = re.compile(r"(?<!\S)(?=\S*?(?:https?://|www\.))\S+")
 MAX_WORDS = 4
 _LENGTH_FACTOR = {1: 0.55, 2: 1.0, 3: 1.05, 4: 0.9}
 

@@ -90,7 +90,7 @@ def _ok(name: str, known_ok: bool = False) -> bool:
     return is_coined(first) or first.casefold() not in COMMON_CAPITALISED
 
 
-_APPOSED = re.compile(r"(?<![\w-])([A-Za-z0-9][\w\-^+.]*[\w^+])(?=\s*(?:\([^()]*\)\s*)?,\s)")
+_APPOSED = re.compile(r"(?<![\w-])([A-Za-z0-9][\w\-^+.]{0,60}[\w^+])(?=\s*(?:\([^()]*\)\s*)?,\s)")  # bounded name
 _CONJUNCT = re.compile(r"\s*(?:\([^()]*\))?\s*(?:,\s*|,?\s+(?:and|or)\s+)(\S+)")
 
 

@@ -15,11 +15,13 @@ from functools import cached_property
 
 # **bold** / __bold__ first, then *em* / _em_; an underscore only counts as markup when it is
 # not inside a word (`W_2`, `kNN-ECS_m` are not emphasis).
-_BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|(?<![\w])__(?=\S)(.+?)(?<=\S)__(?![\w])")
+# These run on list text: an opening marker looks for its closing one at most 300 characters on
+# (a link's address at most 500), so the work stays linear whatever the text.
+_BOLD = re.compile(r"\*\*(?=\S)(.{1,300}?)(?<=\S)\*\*|(?<![\w])__(?=\S)(.{1,300}?)(?<=\S)__(?![\w])")
 _EM = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![\w*])"
                  r"|(?<![\w])_(?=[^\s_])([^_\n]+?)(?<=[^\s_])_(?![\w])")
 _LEFTOVER_LATEX = re.compile(r"\\(?:textbf|textit|emph|texttt|mathrm|mathbf|text)\{([^{}]*)\}")
-_MD_LINK = re.compile(r"\[([^\]\n]{1,200})\]\((\S+?)\)")
+_MD_LINK = re.compile(r"\[([^\]\n]{1,200})\]\((\S{1,500}?)\)")
 _QUOTES = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"})
 
 

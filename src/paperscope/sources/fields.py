@@ -45,7 +45,7 @@ _PAPER_TYPES = {"poster", "oral", "spotlight", "paper", "conference paper", "art
 _NOT_PAPER = re.compile(r"workshop|tutorial|talk|keynote|social|panel|expo|affinity|break|"
                         r"competition|town hall|meetup|remarks|opening|closing|mentorship|session",
                         re.I)
-_CONF_URL = re.compile(r"//(?:www\.)?(icml|iclr|neurips|nips)\.cc/.*?(?<!\d)(20\d\d)(?!\d)", re.I)
+_CONF_URL = re.compile(r"//(?:www\.)?(icml|iclr|neurips|nips)\.cc/.{0,300}?(?<!\d)(20\d\d)(?!\d)", re.I)
 _OPENREVIEW = "https://openreview.net"
 
 

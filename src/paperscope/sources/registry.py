@@ -37,7 +37,7 @@ FORMATS: tuple[str, ...] = tuple(READERS)
 HEAD = 1 << 16
 MAX_PROBLEMS = 1000  # a file with more, and ten times more problems than records, is not read on
 _FRONT_MATTER_KEY = re.compile(r"^[A-Za-z_][\w-]*\s*:", re.M)
-_NUMBERED = re.compile(r"\[\s*[\w.-]*\s*\]\s*[^\s,\]]")  # "[1] We study ...": a list, not JSON
+_NUMBERED = re.compile(r"\[\s*(?:[\w.-]+\s*)?\]\s*[^\s,\]]")  # "[1] We study ...": a list, not JSON
 
 
 # ---------------------------------------------------------------------------- detect

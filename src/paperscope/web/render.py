@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment
 from markupsafe import Markup, escape
 
-from ..emphasis import EMPHASIS as _EMPHASIS, md_plain
+from ..emphasis import md_plain, spans as emphasis_spans
 from ..model import Hit, Recommendation, SearchHit
 from . import i18n
 from .deps import tokens_match
@@ -122,10 +122,10 @@ def md_inline(text: Any) -> Markup:
         return Markup("")
     out, at = [], 0
     text = str(text)
-    for m in _EMPHASIS.finditer(text):
-        tag = {"**": "strong", "__": "strong", "`": "code"}.get(m.group(1), "em")
-        out += [escape(text[at:m.start()]), Markup(f"<{tag}>"), escape(m.group(2)), Markup(f"</{tag}>")]
-        at = m.end()
+    for e in emphasis_spans(text):
+        tag = {"**": "strong", "__": "strong", "`": "code"}.get(e.marker, "em")
+        out += [escape(text[at:e.start]), Markup(f"<{tag}>"), escape(e.inner), Markup(f"</{tag}>")]
+        at = e.end
     out.append(escape(text[at:]))
     return Markup("").join(out)
 
