@@ -114,14 +114,10 @@ def _is_generic(word: str) -> bool:
     return low in FILLER_WORDS or _fold(low) in FILLER_WORDS
 
 
-def keyphrases(doc: Doc, exclude: list[str] | None = None, k: int | None = None) -> list[str]:
-    sentences = doc.sentences
-    if not sentences:
-        return []
-    excluded = {e.lower() for e in (exclude or [])}
-    excluded_phrases = [e for e in excluded if " " in e]
-    chunks_by_sentence = [_chunks(s) for s in sentences]
-    # per distinct surface word: folded form and filler flag, computed once
+def _word_weights(chunks_by_sentence: list[list[list[str]]]):
+    """Per distinct surface word: (folded form, filler flag) and its weight (recurrence, spread
+    over sentences, early position, written as a name, filler damped); with the folded words'
+    counts and how often each is written as a name."""
     info: dict[str, tuple[str, bool]] = {}
     tf: Counter = Counter()
     first: dict[str, int] = {}
@@ -142,7 +138,7 @@ def keyphrases(doc: Doc, exclude: list[str] | None = None, k: int | None = None)
                     named[f] += 1
                 pos += 1
     total = pos or 1
-    n_sent = len(sentences)
+    n_sent = len(chunks_by_sentence)
     weights: dict[str, float] = {}
     for w, (f, generic) in info.items():
         base = (1.0 + math.log(tf[f])) * (1.0 + len(sent_seen[f]) / n_sent)
@@ -153,7 +149,12 @@ def keyphrases(doc: Doc, exclude: list[str] | None = None, k: int | None = None)
         if len(f) <= 3 and not w.isupper():
             base *= 0.5
         weights[w] = base
+    return info, weights, tf, named
 
+
+def _phrase_counts(chunks_by_sentence: list[list[list[str]]], info: dict[str, tuple[str, bool]]):
+    """Candidate phrases (1..MAX_WORDS words of a chunk, filler neither alone nor in front):
+    count per folded phrase, and the surface forms each was written in."""
     phrase_tf: Counter = Counter()
     surface: dict[tuple, Counter] = defaultdict(Counter)
     for chunks in chunks_by_sentence:
@@ -172,6 +173,18 @@ def keyphrases(doc: Doc, exclude: list[str] | None = None, k: int | None = None)
                     key = tuple(info[w][0] for w in words)
                     phrase_tf[key] += 1
                     surface[key][words] += 1
+    return phrase_tf, surface
+
+
+def keyphrases(doc: Doc, exclude: list[str] | None = None, k: int | None = None) -> list[str]:
+    sentences = doc.sentences
+    if not sentences:
+        return []
+    excluded = {e.lower() for e in (exclude or [])}
+    excluded_phrases = [e for e in excluded if " " in e]
+    chunks_by_sentence = [_chunks(s) for s in sentences]
+    info, weights, tf, named = _word_weights(chunks_by_sentence)
+    phrase_tf, surface = _phrase_counts(chunks_by_sentence, info)
     scored = []
     for key, count in phrase_tf.items():
         words = surface[key].most_common(1)[0][0]

@@ -142,10 +142,21 @@ def _intro_objects(sentence: str) -> list[tuple[int, str]]:
 
 
 def _scan_sentence(c: _Collector, i: int, raw: str, s: str, own: bool) -> None:
+    """The names one sentence introduces; only a sentence where the authors speak of their own
+    work (`own`) can introduce one."""
+    if not own:
+        return
     defs = definitions(s)
-    intros = _intro_objects(s) if own else []
-    intro_ends = [end for end, _ in intros]
-    # 1. names right after an intro verb: "we propose Maestro, a ...", "we propose the X"
+    intros = _intro_objects(s)
+    _intro_names(c, i, intros, defs)  # 1. "we propose Maestro, a ...", "we propose the X"
+    _called_names(c, i, s)  # 2. "called X", "named X", "namely X", "our model, X,", "central to ... is X"
+    _apposed_names(c, i, s)  # 2b. "through LoD, a low-rank ordered decomposition"
+    _acronym_names(c, i, s, defs, [end for end, _ in intros])  # 3. acronyms the authors define
+    _markup_names(c, i, raw, s)  # 4. bold / emphasised names
+
+
+def _intro_names(c: _Collector, i: int, intros: list[tuple[int, str]], defs: list) -> None:
+    """Names right after an intro verb, a kind word or in apposition to it."""
     for end, obj in intros:
         body = obj.lstrip()
         off = end + len(obj) - len(body)
@@ -180,9 +191,11 @@ def _scan_sentence(c: _Collector, i: int, raw: str, s: str, own: bool) -> None:
             if is_coined(tok):
                 c.add_with_conjuncts(tok, body[ap.end():], i, off + ap.start(2), "appositive",
                                      desc=describe.tidy_desc(ap.group(1)))
-    # 2. "called X", "named X", "namely X", "our model, X,", "central to our approach is X"
+
+
+def _called_names(c: _Collector, i: int, s: str) -> None:
     for rx in (cue.CALLED, cue.OUR_NAME, cue.OUR_NAME_BEFORE, cue.CENTRAL, cue.LIST):
-        for m in rx.finditer(s) if own else ():
+        for m in rx.finditer(s):
             rest = s[m.end():]
             if re.match(r"(?:a|an)\s", rest):
                 continue
@@ -201,22 +214,28 @@ def _scan_sentence(c: _Collector, i: int, raw: str, s: str, own: bool) -> None:
             else:
                 c.add_with_conjuncts(name, after, i, m.end(), "called",
                                      desc=desc or describe.description(after))
-    # 2b. "through LoD, a low-rank ordered decomposition" (a coined name in apposition)
-    for m in _APPOSED.finditer(s) if own else ():
+
+
+def _apposed_names(c: _Collector, i: int, s: str) -> None:
+    """A coined name in apposition to what it is."""
+    for m in _APPOSED.finditer(s):
         tok = m.group(1)
         after = s[m.end():]
         if is_coined(tok) and cue.APPOS_KIND.match(re.sub(r"^\s*\([^()]*\)", "", after)) \
                 and not cue.BUILT_ON.search(s[:m.start()]) \
                 and not re.search(r"(?:^|\s)[A-Z][\w\-]*\s$", s[:m.start()]):  # Spectral DeTuning
             c.add(tok, i, m.start(), "appositive", desc=describe.description(after))
-    # 3. acronyms defined in the authors' own sentences
+
+
+def _acronym_names(c: _Collector, i: int, s: str, defs: list, intro_ends: list[int]) -> None:
+    """Acronyms defined in the authors' own sentences, kept when the sentence is about them."""
     component = False
-    for m in cue.COMPONENT.finditer(s) if own else ():
+    for m in cue.COMPONENT.finditer(s):
         subj = m.group(1)
         if subj.lower() == "it" or " " in subj or name_key(subj) in c.found:
             component = True
     for d in defs:
-        if not own or cue.PROBLEM_AFTER.match(s[d.end:]):
+        if cue.PROBLEM_AFTER.match(s[d.end:]):
             continue
         alias = None
         if d.short_first:  # CoLiDE (Concomitant Linear DAG Estimation)
@@ -247,24 +266,25 @@ def _scan_sentence(c: _Collector, i: int, raw: str, s: str, own: bool) -> None:
             c.add(name, i, d.start, "acronym", long=long, desc=describe.description(s[d.end:]))
             if alias:
                 c.aliases.add(name_key(alias))
-    # 4. bold / emphasised names
-    if own:
-        for span in emphasised_spans(raw):
-            if "(" in span or len(span) < 2:
-                continue
-            at = s.find(span)
-            if at >= 0 and re.match(r"\s*\(", s[at + len(span):]):
-                continue  # `*Logit-scaling GFlowNets* (Logit-GFN)`: the acronym is the name
-            toks = span.split()
-            if len(toks) > 5 or not (is_coined(toks[0]) or is_capitalised(toks[0])):
-                continue
-            if len(toks) == 1 and not is_coined(toks[0]) and \
-                    toks[0].casefold() in COMMON_CAPITALISED:
-                continue
-            if not all(is_coined(t) or is_capitalised(t) or t in cue.CONNECT for t in toks):
-                continue
-            desc = describe.description(s[at + len(span):]) if at >= 0 else None
-            c.add(span, i, max(at, 0), "markup", desc=desc)
+
+
+def _markup_names(c: _Collector, i: int, raw: str, s: str) -> None:
+    for span in emphasised_spans(raw):
+        if "(" in span or len(span) < 2:
+            continue
+        at = s.find(span)
+        if at >= 0 and re.match(r"\s*\(", s[at + len(span):]):
+            continue  # `*Logit-scaling GFlowNets* (Logit-GFN)`: the acronym is the name
+        toks = span.split()
+        if len(toks) > 5 or not (is_coined(toks[0]) or is_capitalised(toks[0])):
+            continue
+        if len(toks) == 1 and not is_coined(toks[0]) and \
+                toks[0].casefold() in COMMON_CAPITALISED:
+            continue
+        if not all(is_coined(t) or is_capitalised(t) or t in cue.CONNECT for t in toks):
+            continue
+        desc = describe.description(s[at + len(span):]) if at >= 0 else None
+        c.add(span, i, max(at, 0), "markup", desc=desc)
 
 
 def _title_name(title: str | None, doc: Doc) -> str | None:

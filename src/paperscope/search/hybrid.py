@@ -109,14 +109,7 @@ def rank(engine, q: Query, *, scope: Filter = Filter(), mode: str = "hybrid", li
     qvec = None
     if wants_vector:
         qvec = pending.result()[0] if pending is not None else engine.embed([q.text])[0]
-        vec_allowed = None
-        if allowed is not None:
-            vec_allowed = np.zeros(vec_index.size, dtype=bool)
-            vpos = engine.vector_rows()
-            vec_allowed[vpos[(vpos >= 0) & allowed]] = True
-        rows, _ = vec_index.top(qvec, pool, vec_allowed)
-        sem_top = index.positions(vec_index.rowids[rows])
-        sem_top = sem_top[sem_top >= 0]
+        sem_top = _semantic_top(engine, index, vec_index, qvec, allowed, pool)
     if mode == "lexical":
         cand = lex_top
     elif mode == "semantic":
@@ -127,8 +120,43 @@ def rank(engine, q: Query, *, scope: Filter = Filter(), mode: str = "hybrid", li
     cosine = _cosines(vec_index, qvec, index.rowids[cand]) if qvec is not None else np.full(len(cand), np.nan)
     lex_rank = fusion.ranks_in(cand, lex_top)
     sem_rank = fusion.ranks_in(cand, sem_top)
-    features = matrix = None
     model = ranker.shipped()
+    scores, coverage, features, matrix, learned = _scores(
+        engine, index, q, mode, params, model, cand, ids, bm25_all, bm25, cosine, lex_top, sem_top,
+        lex_rank, sem_rank, vec_index, qvec)
+    weak = ranker.weak(cosine, coverage, mode, model)
+    total = int((bm25_all > 0).sum()) + int((~weak & (bm25 <= 0)).sum())
+    order = np.lexsort((cand, -scores))
+    if not keep_all:
+        order = order[:limit]
+    picked = None
+    if features is not None:
+        picked = rerank.Features(features.coverage[order], features.gap[order], features.bigrams[order])
+    return Ranking(cand[order], scores[order], bm25[order], cosine[order], lex_rank[order],
+                   sem_rank[order], ids, picked, matrix[order] if matrix is not None else None,
+                   weak[order], total, learned)
+
+
+def _semantic_top(engine, index, vec_index, qvec: np.ndarray, allowed: np.ndarray | None,
+                  pool: int) -> np.ndarray:
+    """Lexical positions of the `pool` nearest papers to the query vector (within `allowed`)."""
+    vec_allowed = None
+    if allowed is not None:
+        vec_allowed = np.zeros(vec_index.size, dtype=bool)
+        vpos = engine.vector_rows()
+        vec_allowed[vpos[(vpos >= 0) & allowed]] = True
+    rows, _ = vec_index.top(qvec, pool, vec_allowed)
+    sem_top = index.positions(vec_index.rowids[rows])
+    return sem_top[sem_top >= 0]
+
+
+def _scores(engine, index, q: Query, mode: str, params: fusion.FusionParams, model, cand: np.ndarray,
+            ids, bm25_all: np.ndarray, bm25: np.ndarray, cosine: np.ndarray, lex_top: np.ndarray,
+            sem_top: np.ndarray, lex_rank: np.ndarray, sem_rank: np.ndarray, vec_index, qvec):
+    """The candidates' scores in `mode` (hybrid: fused, then the second stage), their query
+    coverage, the hand-set second stage's features, the learned ranker's feature matrix and
+    whether the learned ranker set the order."""
+    features = matrix = None
     learned = False
     if mode == "lexical":
         scores = bm25.astype(np.float64)
@@ -151,17 +179,7 @@ def rank(engine, q: Query, *, scope: Filter = Filter(), mode: str = "hybrid", li
             learned = False
             scores, features = rerank.apply(engine.store, index, q, cand, scores, cosine, ids)
             matrix[:, ranker.BIGRAMS] = np.nan_to_num(features.bigrams, nan=0.0)
-    weak = ranker.weak(cosine, coverage, mode, model)
-    total = int((bm25_all > 0).sum()) + int((~weak & (bm25 <= 0)).sum())
-    order = np.lexsort((cand, -scores))
-    if not keep_all:
-        order = order[:limit]
-    picked = None
-    if features is not None:
-        picked = rerank.Features(features.coverage[order], features.gap[order], features.bigrams[order])
-    return Ranking(cand[order], scores[order], bm25[order], cosine[order], lex_rank[order],
-                   sem_rank[order], ids, picked, matrix[order] if matrix is not None else None,
-                   weak[order], total, learned)
+    return scores, coverage, features, matrix, learned
 
 
 def _top(scores: np.ndarray, k: int) -> np.ndarray:
