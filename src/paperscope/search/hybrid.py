@@ -109,7 +109,7 @@ def rank(engine, q: Query, *, scope: Filter = Filter(), mode: str = "hybrid", li
     qvec = None
     if wants_vector:
         qvec = pending.result()[0] if pending is not None else engine.embed([q.text])[0]
-        sem_top = _semantic_top(engine, index, vec_index, qvec, allowed, pool)
+        sem_top = semantic_top(engine, index, vec_index, qvec, allowed, pool)
     if mode == "lexical":
         cand = lex_top
     elif mode == "semantic":
@@ -137,7 +137,7 @@ def rank(engine, q: Query, *, scope: Filter = Filter(), mode: str = "hybrid", li
                    weak[order], total, learned)
 
 
-def _semantic_top(engine, index, vec_index, qvec: np.ndarray, allowed: np.ndarray | None,
+def semantic_top(engine, index, vec_index, qvec: np.ndarray, allowed: np.ndarray | None,
                   pool: int) -> np.ndarray:
     """Lexical positions of the `pool` nearest papers to the query vector (within `allowed`)."""
     vec_allowed = None

@@ -145,14 +145,7 @@ def _related(engine, paper_id, text, limit, scope: Filter) -> list[RelatedHit]:
     pool = max(POOL, 2 * limit + len(exclude) + 8)
     cand = [hybrid._top(lex, pool)]
     if qvec is not None and vec.size:
-        vec_allowed = None
-        if allowed is not None:
-            vec_allowed = np.zeros(vec.size, dtype=bool)
-            rows = engine.vector_rows()
-            vec_allowed[rows[(rows >= 0) & allowed]] = True
-        rows, _ = vec.top(qvec, pool, vec_allowed)
-        pos = index.positions(vec.rowids[rows])
-        cand.append(pos[pos >= 0])
+        cand.append(hybrid.semantic_top(engine, index, vec, qvec, allowed, pool))
     cand = np.unique(np.concatenate(cand))
     cand = cand[np.isfinite(lex[cand])]
     cos, centred = _cosines(engine, vec, qvec, index.rowids[cand])
