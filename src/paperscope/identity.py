@@ -16,10 +16,10 @@ none). Two records of one file never merge by fuzz: a list names each paper once
 """
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Container
+
+from .words import WORD_PART, fold
 
 THRESHOLD = 0.55  # halfway across the gap resolve_eval measures on dev corpora (wrong <= 0.16, right >= 0.89)
 MIN_WORDS = 20  # shorter texts are too generic to identify a paper
@@ -28,13 +28,10 @@ MARGIN = 0.25  # the best candidate leads the second by at least this much
 COMMON = 40  # a shingle in more papers of one venue than this is no evidence
 SHINGLE = 3
 
-_WORD = re.compile(r"\w+")
-
-
 def words(text: str) -> list[str]:
-    """Lower-cased word tokens, accents folded (the same text in two renderings, same words)."""
-    folded = unicodedata.normalize("NFKD", text or "").casefold()
-    return [w for w in _WORD.findall("".join(ch for ch in folded if not unicodedata.combining(ch)))]
+    """Lower-cased word tokens, accents folded (the same text in two renderings, same words):
+    the letter and digit runs of paperscope.words."""
+    return WORD_PART.findall(fold(text or ""))
 
 
 def shingles(tokens: list[str]) -> frozenset[int]:

@@ -18,6 +18,7 @@ from typing import Any
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import ParseError, fromstring
 
+from ...words import FILLER_WORDS, PROSE_WORD, STOP_WORDS
 from .base import RemoteSource
 from .transport import BadBody, Transport
 
@@ -26,10 +27,8 @@ MAX_TITLE = 600
 MAX_ABSTRACT = 20_000
 MAX_AUTHORS = 200
 PHRASE_WORDS = 4
-_WORD = re.compile(r"[A-Za-z][A-Za-z-]*[A-Za-z]")
-_STOP = frozenset("""a an the of and or in on for to with by from at as is are be we our this that these
-those which can it its their than into using based via new show propose proposed paper method methods
-results model models approach also however while such both more most has have been not""".split())
+# a phrase neither opens nor ends on a stop or filler word, and those add no weight
+_STOP = STOP_WORDS | FILLER_WORDS
 
 
 @dataclass
@@ -85,7 +84,7 @@ def phrases(abstract: str, n: int = 3) -> list[str]:
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", abstract) if s]
     found: list[tuple[float, str]] = []
     for i, sentence in enumerate(sentences):
-        words = _WORD.findall(sentence)
+        words = PROSE_WORD.findall(sentence)
         best = None
         for j in range(len(words) - PHRASE_WORDS + 1):
             run = words[j:j + PHRASE_WORDS]
