@@ -13,7 +13,9 @@ Stage 1 (dev: ICLR 2024, ICLR 2017, ICLR 2018, NIPS 2018): the score of every li
 best and second candidate, and the threshold grid; the threshold is halfway across the gap
 between the best wrong candidate's score and the worst right match's score on dev (rounded to
 0.05). Stage 2: ICML 2024 (untouched while tuning) at that
-threshold. Writes benchmarks/results/resolve.json.
+threshold. Stage 3 (benchmarks/_resolve_sources.py): per source (openreview ICLR 2024, virtual and
+pmlr ICML 2024), a perturbed title-less list resolved by fetching the venue from the local test
+server (tests/source_servers.py) as `resolve` does. Writes benchmarks/results/resolve.json.
 
     .venv/bin/python benchmarks/resolve_eval.py [--corpora ../shared/corpora] [--sample 300]
 """
@@ -143,6 +145,7 @@ def main() -> None:
     ap.add_argument("--corpora", type=Path, default=ROOT.parent / "shared" / "corpora")
     ap.add_argument("--sample", type=int, default=300, help="random papers per venue besides the examples")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--no-sources", action="store_true", help="skip the stage against the local test server")
     args = ap.parse_args()
     info = run_info({"corpora": [c for c, *_ in DEV + TEST] + ["examples/lists"]})
     out = {**info, "threshold_shipped": identity.THRESHOLD, "margin": identity.MARGIN,
@@ -170,6 +173,10 @@ def main() -> None:
                 out["threshold_chosen_on_dev"] = round(round(middle / 0.05) * 0.05, 2)
                 print("threshold chosen on dev:", out["threshold_chosen_on_dev"], "shipped:", identity.THRESHOLD)
                 print("dev grid:", [(g["threshold"], g["resolved"], g["wrong"]) for g in out["dev_grid"]])
+    if not args.no_sources:
+        from _resolve_sources import run_sources
+
+        out["sources"] = run_sources(args.corpora, 200, args.seed)
     out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     dest = ROOT / "benchmarks" / "results" / "resolve.json"
     dest.write_text(json.dumps(out, indent=2, ensure_ascii=False))

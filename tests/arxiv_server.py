@@ -120,3 +120,31 @@ def _handler(server: ArxivServer):
             self.wfile.write(body)
 
     return Handler
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Standalone, for transcripts: serves the bundled ICML 2024 posters as arXiv entries."""
+    import argparse
+    import gzip
+    import json
+    import time
+    from pathlib import Path
+
+    parser = argparse.ArgumentParser(description="arXiv API test server")
+    parser.add_argument("--port", type=int, default=8766)
+    args = parser.parse_args(argv)
+    events = Path(__file__).resolve().parents[1] / "examples" / "proceedings" / "icml2024_posters.json.gz"
+    papers = [{"title": r["name"], "abstract": r["abstract"],
+               "authors": [a.strip() for a in r["speakers/authors"].split(",")]}
+              for r in json.loads(gzip.decompress(events.read_bytes()))]
+    with ArxivServer(papers, port=args.port) as server:
+        print(f"serving {server.url} (PAPERSCOPE_ARXIV_URL={server.url}); Ctrl-C stops", flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()

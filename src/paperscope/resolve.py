@@ -102,7 +102,6 @@ class Resolver:
                 got = fetcher.run(g.venue, g.year, base_url=self.base_url)
             except (FetchError, InputError) as exc:
                 entry["error"] = str(exc)
-                self.say(f"{g.name}: {exc}")
                 continue
             entry.update({k: got.get(k) for k in ("source", "fetched", "added", "merged", "titles_filled",
                                                   "attempts", "seconds")})
