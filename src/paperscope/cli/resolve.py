@@ -34,25 +34,27 @@ def resolve(
 
 
 def _print(report: dict) -> None:
+    def say(text: str) -> None:
+        console.print(text, markup=False, highlight=False)
+
     verb = "would get" if report["dry_run"] else "got"
     for v in report["venue_sources"]:
         if "error" in v:
-            console.print(f"{escape(v['collection'])}: no venue source: {escape(v['error'])}", highlight=False)
+            say(f"{v['collection']}: no venue source: {v['error']}")
         else:
-            console.print(f"{escape(v['collection'])}: {v['untitled']} untitled; {escape(str(v['source']))} "
-                          f"({v['fetched']} papers fetched, {v['added']} new to the library)", highlight=False)
+            say(f"{v['collection']}: {v['untitled']} untitled; {v['source']} "
+                f"({v['fetched']} papers fetched, {v['added']} new to the library)")
     for p in report["papers"]:
         score = f", score {p['score']:.2f}" if p["score"] is not None else ""
-        console.print(f"  {p['id']}  {verb} [bold]{escape(p['title'])}[/]  [dim]({escape(str(p['origin']))}{score})[/]",
-                      highlight=False)
+        say(f"  {p['id']}  {verb} {p['title']}  ({p['origin']}{score})")
     for r in report["rejected"]:
         best = f"best {r['best_score']:.2f}: {r['best_title']}" if r["best_title"] else r["reason"]
-        console.print(f"  {r['paper']}  stays untitled ({escape(best)})", highlight=False)
+        say(f"  {r['paper']}  stays untitled ({best})")
     a = report["arxiv"]
     if a.get("errors"):
-        console.print(f"arXiv: {len(a['errors'])} failed searches, first: {escape(a['errors'][0]['reason'])}", highlight=False)
+        say(f"arXiv: {len(a['errors'])} failed searches, first: {a['errors'][0]['reason']}")
     head = "dry run, nothing changed: " if report["dry_run"] else ""
-    console.print(f"{head}untitled before {report['untitled_before']}, by the venue's source "
-                  f"{report['resolved_by_venue']}, by arXiv {report['resolved_by_arxiv']}, still untitled "
-                  f"{report['still_untitled']}, rejected candidates {sum(1 for r in report['rejected'] if r['best_title'])}",
-                  highlight=False)
+    rejected = sum(1 for r in report["rejected"] if r["best_title"])
+    say(f"{head}untitled before {report['untitled_before']}, by the venue's source {report['resolved_by_venue']}, "
+        f"by arXiv {report['resolved_by_arxiv']}, still untitled {report['still_untitled']}, "
+        f"rejected candidates {rejected}")
