@@ -3,6 +3,8 @@ page's "Topics · Map" links on one line, every input's placeholder shown whole,
 topic labels that leave the papers visible and never end mid-word."""
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from test_web_browser import ARGS, CHROMIUM, poll, shot  # noqa: F401
@@ -68,3 +70,70 @@ def test_home_topics_and_map_links_sit_on_one_line(browser, server, viewport):  
         assert rows and all(len(r) == 2 and r[0] == r[1] for r in rows), rows
     finally:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def icml_server(tmp_path_factory):
+    """The bundled ICML 2024 proceedings (2,634 papers, 15 topics): the map the defect was seen on."""
+    from paperscope.library import Library
+    from web_support import REPO, start_server, stop_server
+
+    db = tmp_path_factory.mktemp("icml") / "icml.db"
+    with Library.open(db) as lib:
+        lib.ingest([REPO / "examples" / "proceedings"], embed=False)
+        lib.map_points(venue="ICML", year=2024)  # computed once here, stored in the library
+        lib.topics(venue="ICML", year=2024)
+    server = start_server(db)
+    yield server
+    stop_server(server)
+
+
+LABELS_ON_CANVAS = """() => {
+  const m = window.paperscopeMap, size = m.size(), labels = m.labels();
+  const inside = (p, b) => Math.abs(p.x - b.x) * 2 <= b.w && Math.abs(p.y - b.y) * 2 <= b.h;
+  const pts = m.ids().map(id => m.screenPoint(id));
+  return {w: size.w, h: size.h, labels,
+          area: labels.reduce((s, b) => s + b.w * b.h, 0) / (size.w * size.h),
+          hidden: pts.filter(p => labels.some(b => inside(p, b))).length / pts.length};
+}"""
+
+
+def _map(browser, server, viewport, name):
+    context, pg = _page(browser, viewport)
+    pg.goto(server.url + "/map?collection=ICML+2024")
+    poll(pg, "() => document.getElementById('map').dataset.ready === '1'", seconds=120)
+    shot(pg, name)
+    found = pg.evaluate(LABELS_ON_CANVAS)
+    context.close()
+    return found
+
+
+def _apart(labels):
+    for a, b in itertools.combinations(labels, 2):
+        assert abs(a["x"] - b["x"]) * 2 >= a["w"] + b["w"] or abs(a["y"] - b["y"]) * 2 >= a["h"] + b["h"], (a, b)
+
+
+@pytest.mark.slow
+def test_map_labels_leave_the_papers_visible_at_phone_width(browser, icml_server):
+    found = _map(browser, icml_server, PHONE, "map-phone")
+    assert found["w"] < 400 and found["labels"]
+    assert found["area"] <= 0.12, found["area"]      # labels cover little of the map
+    assert found["hidden"] <= 0.08, found["hidden"]  # and hide few papers
+    _apart(found["labels"])
+    for b in found["labels"]:
+        assert b["w"] / 2 <= b["x"] <= found["w"] - b["w"] / 2
+
+
+@pytest.mark.slow
+def test_map_labels_are_whole_terms_on_desktop(browser, icml_server):
+    import httpx
+
+    topics = {t["id"]: t["label"] for t in httpx.get(icml_server.url + "/api/topics",
+                                                       params={"collection": "ICML 2024"}, timeout=120).json()}
+    found = _map(browser, icml_server, DESKTOP, "map-desktop")
+    assert len(found["labels"]) >= 10
+    _apart(found["labels"])
+    for b in found["labels"]:
+        terms = [t.strip() for t in topics[b["topic"]].split(",")]
+        shown = b["label"].split(", ")
+        assert shown == terms[:len(shown)], (b["label"], topics[b["topic"]])  # leading terms, each whole

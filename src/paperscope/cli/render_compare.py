@@ -12,6 +12,18 @@ COLOUR_A, COLOUR_B = "#1f77b4", "#ff7f0e"
 
 
 def render_compare(result: dict[str, Any], out: Path, *, max_topics: int = 20, max_terms: int = 12) -> Path:
+    import matplotlib.pyplot as plt
+
+    fig = compare_figure(result, max_topics=max_topics, max_terms=max_terms)
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, format=out.suffix.lstrip(".").lower() or "png", bbox_inches="tight")
+    plt.close(fig)
+    return out
+
+
+def compare_figure(result: dict[str, Any], *, max_topics: int = 20, max_terms: int = 12) -> Any:
+    """The chart as a matplotlib figure (the caller saves and closes it)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -36,6 +48,9 @@ def render_compare(result: dict[str, Any], out: Path, *, max_topics: int = 20, m
     for col, (name, colour) in enumerate(((name_a, COLOUR_A), (name_b, COLOUR_B)), start=1):
         ax = fig.add_subplot(grid[0, col])
         terms = result["distinctive"][name][:max_terms]
+        if not terms:  # a clear note, not an empty panel with a meaningless axis
+            _no_terms(ax, name)
+            continue
         yy = np.arange(len(terms))
         ax.barh(yy, [abs(t["z"]) for t in terms], color=colour)
         ax.set_yticks(yy, [t["term"] for t in terms], fontsize=9)
@@ -60,8 +75,11 @@ def render_compare(result: dict[str, Any], out: Path, *, max_topics: int = 20, m
 
     fig.suptitle(f"{name_a} ({result['a']['papers']} papers) vs {name_b} ({result['b']['papers']} papers)",
                  fontsize=14)
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, format=out.suffix.lstrip(".").lower() or "png", bbox_inches="tight")
-    plt.close(fig)
-    return out
+    return fig
+
+
+def _no_terms(ax, name: str) -> None:
+    ax.set_axis_off()
+    ax.set_title(f"Most distinctive of {name}", fontsize=11)
+    ax.text(0.5, 0.5, "no distinctive terms:\nno term is used by several papers\nsignificantly more here than in the other",
+            ha="center", va="center", fontsize=10, color="#555", transform=ax.transAxes, wrap=True)

@@ -7,9 +7,11 @@
   if (!wrap) return;
   var canvas = document.getElementById("map"), tip = document.getElementById("map-tip");
   var ctx = canvas.getContext("2d");
-  var PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-                 "#bcbd22", "#17becf", "#393b79", "#ad494a", "#637939", "#8c6d31", "#843c39", "#7b4173",
-                 "#3182bd", "#e6550d", "#31a354", "#756bb1"];
+  // 15 colours told apart at a glance: Okabe & Ito's colour-blind-safe 8, then the 7 of
+  // Tableau 10 farthest from them (= TOPIC_COLOURS in cli/render_map.py; a test keeps the two
+  // equal and checks their distances in CIELAB). Topics past 15 repeat them (the legend names all).
+  var PALETTE = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000",
+                 "#BAB0AC", "#E15759", "#9C755F", "#76B7B2", "#FF9DA7", "#59A14F", "#F28E2B"];
   var points = [], topics = [], byId = {}, highlighted = null, focus = wrap.dataset.focus || null;
   var view = { scale: 1, ox: 0, oy: 0, w: 0, h: 0 }, grid = {}, CELL = 12;
 
@@ -42,7 +44,9 @@
   }
 
   function layout() {
-    var dpr = window.devicePixelRatio || 1, cssW = canvas.clientWidth || 1000, cssH = Math.round(cssW * 0.68);
+    // a phone's narrow canvas gets a square, so labels have room beside the papers
+    var dpr = window.devicePixelRatio || 1, cssW = canvas.clientWidth || 1000,
+        cssH = Math.round(cssW * (cssW < NARROW ? 1 : 0.68));
     canvas.width = Math.round(cssW * dpr); canvas.height = Math.round(cssH * dpr);
     canvas.style.height = cssH + "px";
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -104,35 +108,75 @@
     return best;
   }
 
-  // Labels, biggest topics first, each inside the canvas and clear of every label placed
-  // before it: the first free slot near its anchor (a short leader line when moved); a label
-  // with no free slot nearby is left to the legend.
-  var placedLabels = [];
+  // A topic's label on the map: its first terms, whole, as many as fit in `room` pixels (and at
+  // most `most`); "" when not even the first fits (the legend names the topic in full).
+  function fitTerms(label, room, most) {
+    var terms = String(label || "").split(/,\s*/).filter(Boolean), text = "";
+    for (var i = 0; i < terms.length && i < most; i++) {
+      var next = text ? text + ", " + terms[i] : terms[i];
+      if (ctx.measureText(next).width > room) break;
+      text = next;
+    }
+    return text;
+  }
+
+  // Papers a label box centred at (x, y) would hide.
+  function hiddenBy(x, y, w, h) {
+    var n = 0, x0 = Math.floor((x - w / 2) / CELL), x1 = Math.floor((x + w / 2) / CELL);
+    var y0 = Math.floor((y - h / 2) / CELL), y1 = Math.floor((y + h / 2) / CELL);
+    for (var i = x0; i <= x1; i++) for (var j = y0; j <= y1; j++) {
+      (grid[i + ":" + j] || []).forEach(function (p) {
+        if (Math.abs(p.sx - x) * 2 <= w && Math.abs(p.sy - y) * 2 <= h) n++;
+      });
+    }
+    return n;
+  }
+
+  // Where a label of w x h goes near its anchor a: inside the canvas, clear of every label
+  // placed before it; the nearest such slot, or with `fewest` (a phone) the one over the
+  // fewest papers.
+  function placeLabel(a, w, h, offsets, fewest) {
+    var best = null;
+    for (var i = 0; i < offsets.length && !(best && (!fewest || best.hidden === 0)); i++) {
+      var x = Math.min(Math.max(a.x + offsets[i][0] * w, w / 2 + 2), view.w - w / 2 - 2);
+      var y = Math.min(Math.max(a.y + offsets[i][1] * h, h / 2 + 2), view.h - h / 2 - 2);
+      var free = placedLabels.every(function (b) {
+        return Math.abs(b.x - x) * 2 >= b.w + w + 4 || Math.abs(b.y - y) * 2 >= b.h + h + 2;
+      });
+      if (!free) continue;
+      var hidden = hiddenBy(x, y, w, h);
+      if (!best || hidden < best.hidden) best = { x: x, y: y, w: w, h: h, hidden: hidden };
+    }
+    return best;
+  }
+
+  // Labels, biggest topics first, each in its slot (a short leader line when moved from its
+  // anchor); a label with no slot is left to the legend. Labels together cover at most a share
+  // of the canvas and hide at most a share of the papers (less on a phone, where a label also
+  // carries one term), so the papers stay visible.
+  var placedLabels = [], NARROW = 600;
   function drawLabels() {
-    var at = anchors(), H = 17, pad = 3;
+    var narrow = view.w < NARROW, at = anchors(), H = narrow ? 15 : 17, pad = 3;
+    var room = Math.min(250, view.w * (narrow ? 0.42 : 0.28)), most = narrow ? 1 : 3;
+    var area = view.w * view.h * (narrow ? 0.1 : 0.16), used = 0;
+    var hide = points.length * (narrow ? 0.05 : 0.15), hiddenSoFar = 0;
     placedLabels = [];
-    ctx.font = "600 12px system-ui, sans-serif"; ctx.textAlign = "center"; ctx.textBaseline = "middle";
+    ctx.font = "600 " + (narrow ? 11 : 12) + "px system-ui, sans-serif"; ctx.textAlign = "center"; ctx.textBaseline = "middle";
     ctx.lineJoin = "round";
-    var offsets = [];
-    [0, -1, 1, -2, 2, -3, 3, -4, 4, -5, 5].forEach(function (dy) {
-      [0, -0.5, 0.5, -1, 1].forEach(function (dx) { offsets.push([dx, dy]); });
+    var offsets = [], reach = narrow ? 8 : 5;
+    for (var dy = 0; dy <= reach; dy++) [dy, -dy].forEach(function (d, k) {
+      if (k && !dy) return;
+      [0, -0.5, 0.5, -1, 1].forEach(function (dx) { offsets.push([dx, d]); });
     });
     topics.slice().sort(function (a, b) { return (b.size || 0) - (a.size || 0); }).forEach(function (tp) {
-      var a = at[tp.id];
-      if (!a) return;
-      var text = String(tp.label || "");
-      if (text.length > 48) text = text.slice(0, 47) + "\u2026";
-      var w = ctx.measureText(text).width + 2 * pad, spot = null;
-      for (var i = 0; i < offsets.length && !spot; i++) {
-        var x = Math.min(Math.max(a.x + offsets[i][0] * w, w / 2 + 2), view.w - w / 2 - 2);
-        var y = Math.min(Math.max(a.y + offsets[i][1] * H, H / 2 + 2), view.h - H / 2 - 2);
-        var free = placedLabels.every(function (b) {
-          return Math.abs(b.x - x) * 2 >= b.w + w + 4 || Math.abs(b.y - y) * 2 >= b.h + H + 2;
-        });
-        if (free) spot = { x: x, y: y, w: w, h: H, topic: tp.id, label: text, ax: a.x, ay: a.y };
-      }
-      if (!spot) return;
+      var a = at[tp.id], text = a ? fitTerms(tp.label, room - 2 * pad, most) : "";
+      var w = ctx.measureText(text).width + 2 * pad;
+      if (!text || used + w * H > area) return;
+      var spot = placeLabel(a, w, H, offsets, narrow);
+      if (!spot || hiddenSoFar + spot.hidden > hide) return;
+      spot.topic = tp.id; spot.label = text; spot.ax = a.x; spot.ay = a.y;
       placedLabels.push(spot);
+      used += w * H; hiddenSoFar += spot.hidden;
       if (Math.abs(spot.x - a.x) > w / 2 || Math.abs(spot.y - a.y) > H / 2) {
         ctx.beginPath(); ctx.moveTo(a.x, a.y); ctx.lineTo(spot.x, spot.y + (spot.y > a.y ? -H / 2 : H / 2));
         ctx.strokeStyle = "rgba(40,40,40,.55)"; ctx.lineWidth = 1; ctx.stroke();
