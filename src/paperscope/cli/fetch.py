@@ -40,7 +40,7 @@ def fetch(
         err_console.print(f"[dim]{escape(message)}[/]", highlight=False)
 
     with user_errors():
-        with open_library() as lib, progress_bar(not as_json) as progress:
+        with open_library(create=True) as lib, progress_bar(not as_json) as progress:
             try:
                 report = lib.fetch(venue, year, source=source, base_url=base_url, save=save,
                                    all_submissions=all_submissions, venue_id=venue_id, token=token,
