@@ -147,7 +147,7 @@ def server_cpu(db: Path, queries: list[str], warm: list[str]) -> dict:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
         def get(q: str) -> None:
-            conn.request("GET", "/api/search?" + urlencode({"q": q, "limit": 20}))
+            conn.request("GET", "/api/search?" + urlencode({"query": q, "limit": 20}))
             r = conn.getresponse()
             r.read()
             assert r.status == 200, r.status

@@ -182,7 +182,7 @@ def _reader(where: str, worker: int, seconds: float, folder: str, queue) -> None
                 if rng.random() < 0.5:
                     lib.search(rng.choice(words), limit=10, mode="lexical")
                 else:
-                    lib.paper(rng.choice(ids))
+                    lib.show(rng.choice(ids))
                 done += 1
             except Exception:  # noqa: BLE001
                 errors += 1
@@ -207,7 +207,7 @@ def concurrency(where: str, seconds: float) -> dict:
     with Library.open(where, readonly=True) as lib:
         for r in results:
             if r["kind"] == "tag":
-                have = {p["id"] for p in lib.my_papers(tag=r["tag"])}
+                have = {p["id"] for p in lib.mine(tag=r["tag"])}
                 lost += len(set(r["papers"]) - have)
         load = [c for c in lib.collections() if c["venue"] == "LOAD"]
         stored = sum(c["papers"] for c in load)
@@ -281,11 +281,11 @@ def main() -> int:
         if backend == "sqlite":
             where = folder / "load.db"
             with Library.open(where) as lib:
-                lib.copy_from(base)
+                lib.copy(base)
         else:
             where = postgres_url()
             with Library.open(where) as lib:
-                lib.copy_from(base)
+                lib.copy(base)
         conc[backend] = concurrency(where, args.seconds)
     base.close()
     result["concurrency_4_writers_4_readers"] = conc

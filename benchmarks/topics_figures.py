@@ -39,9 +39,9 @@ def main() -> None:
                                  venue="ICLR", year=2020)
         lib.store.conn.execute("DELETE FROM analysis_runs")  # time a cold fit
         topics, t_topics = timed(lib.topics, venue="ICML", year=2024)
-        points, t_map = timed(lib.map_points, venue="ICML", year=2024)
+        points, t_map = timed(lib.map, venue="ICML", year=2024)
         _, t_topics_warm = timed(lib.topics, venue="ICML", year=2024)
-        _, t_map_warm = timed(lib.map_points, venue="ICML", year=2024)
+        _, t_map_warm = timed(lib.map, venue="ICML", year=2024)
         compared, t_compare = timed(lib.compare, "ICML 2024", "ICLR 2020")
         total = len(lib.papers(venue="ICML", year=2024))
 

@@ -153,7 +153,7 @@ def workload(db: Path, seed: int = 3) -> dict[str, list[str]]:
             start = rng.randrange(len(words) - n + 1)
             q = " ".join(words[start:start + n])
             queries.append(f'"{q}"' if rng.random() < 0.15 else q)
-    search_urls = ["/api/search?" + urlencode({"q": q, "limit": 20}) for q in queries]
+    search_urls = ["/api/search?" + urlencode({"query": q, "limit": 20}) for q in queries]
     paper_urls = [f"/paper/{pid}" for pid in rng.sample(ids, 400)]
     return {"list page": list_urls, "search API": search_urls, "paper page": paper_urls}
 
@@ -179,7 +179,7 @@ def unique_searches(db: Path, n: int, seed: int = 5) -> list[str]:
         q = f'"{q}"' if rng.random() < 0.15 else q
         if q not in seen:
             seen.add(q)
-            urls.append("/api/search?" + urlencode({"q": q, "limit": 20}))
+            urls.append("/api/search?" + urlencode({"query": q, "limit": 20}))
     return urls
 
 

@@ -49,7 +49,7 @@ def build_library(path: Path, samples_dir: Path) -> Library:
     lib.tag(first, "gans & pruning")
     lib.note(first, 'Check the "50%" claim; compare with {magnitude} pruning\nsecond line')
     lib.star(first)
-    lib.mark_read(ids[1])
+    lib.read(ids[1])
     untitled = [p["id"] for p in lib.papers(collection="ICML 2024") if not p["title"]][:2]
     lib.tag(untitled, "reading-list")
     return lib

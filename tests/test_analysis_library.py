@@ -51,10 +51,10 @@ def test_topics_cover_every_paper_and_are_stored_for_reuse(analysis_lib):
 def test_a_new_paper_joins_the_topic_of_its_closest_paper_without_refit(analysis_lib, tmp_path):
     lib = analysis_lib
     before = lib.topics(venue="ICML")
-    map_before = {p["id"]: (p["x"], p["y"]) for p in lib.map_points(venue="ICML")}
+    map_before = {p["id"]: (p["x"], p["y"]) for p in lib.map(venue="ICML")}
     run_before = run_row(lib, "topics", lib.analysis.scope_key("ICML"))
     source = before[0]["papers"][0]  # the most typical paper of the largest topic
-    abstract = lib.paper(source)["abstract"]
+    abstract = lib.show(source)["abstract"]
     new_list = tmp_path / "extra.txt"
     # its words with every third one left out: a paper on the same topic, not a copy of it (a copy
     # with a sentence added would be the same paper, met again by fuzzy identity)
@@ -73,7 +73,7 @@ def test_a_new_paper_joins_the_topic_of_its_closest_paper_without_refit(analysis
     fitted = lib.store.conn.execute("SELECT fitted FROM analysis_points WHERE paper_id = ?", (new_id,)).fetchall()
     assert fitted and all(f[0] == 0 for f in fitted)
     # on the map: old papers stay where they were, the new one lands next to its source
-    map_after = {p["id"]: (p["x"], p["y"]) for p in lib.map_points(venue="ICML")}
+    map_after = {p["id"]: (p["x"], p["y"]) for p in lib.map(venue="ICML")}
     assert {k: v for k, v in map_after.items() if k != new_id} == map_before
     xy = np.array(list(map_before.values()))
     gap = np.linalg.norm(np.array(map_after[new_id]) - np.array(map_before[source]))
@@ -90,14 +90,14 @@ def test_topics_of_an_id_set_do_not_depend_on_its_order(analysis_lib):
 
 
 def test_map_points_match_topics_and_are_stable(analysis_lib):
-    points = analysis_lib.map_points(venue="ICML")
+    points = analysis_lib.map(venue="ICML")
     topics = analysis_lib.topics(venue="ICML")
     topic_of = {pid: t["id"] for t in topics for pid in t["papers"]}
     assert len(points) == len(topic_of)
     assert all(topic_of[p["id"]] == p["topic"] for p in points)
     xy = np.array([[p["x"], p["y"]] for p in points])
     assert np.isfinite(xy).all() and xy.std(axis=0).min() > 0.05  # a real spread, not a dot
-    assert analysis_lib.map_points(venue="ICML") == points
+    assert analysis_lib.map(venue="ICML") == points
 
 
 def test_compare_two_venues(analysis_lib):
@@ -124,9 +124,9 @@ def test_one_scope_one_stored_run_whichever_way_it_is_named(analysis_lib):
     assert lib.analysis.scope_key("ICML") == lib.analysis.scope_key("icml", icml["year"]) \
         == lib.analysis.scope_key(icml["name"])
     assert lib.analysis.scope_key("ICML") != lib.analysis.scope_key()
-    lib.map_points(venue="ICML")
+    lib.map(venue="ICML")
     runs = lib.store.conn.execute("SELECT COUNT(*) FROM analysis_runs WHERE kind = 'map'").fetchone()[0]
-    lib.map_points(venue=icml["venue"], year=icml["year"])
+    lib.map(venue=icml["venue"], year=icml["year"])
     assert lib.store.conn.execute("SELECT COUNT(*) FROM analysis_runs WHERE kind = 'map'").fetchone()[0] == runs
 
 
@@ -141,7 +141,7 @@ def test_ingest_stores_every_collections_topics_and_map(lib, tmp_path):
     assert {lib.analysis.scope_key(c["venue"], c["year"]) for c in lib.collections()} <= stored
     before = lib.store.conn.execute("SELECT id, input_hash FROM analysis_runs ORDER BY id").fetchall()
     for c in lib.collections():
-        assert lib.map_points(venue=c["venue"], year=c["year"])
+        assert lib.map(venue=c["venue"], year=c["year"])
         assert lib.topics(venue=c["venue"], year=c["year"])
     assert lib.store.conn.execute("SELECT id, input_hash FROM analysis_runs ORDER BY id").fetchall() == before
 
@@ -152,7 +152,7 @@ def test_a_scope_larger_than_the_sample_is_fitted_on_a_sample_and_covers_every_p
     n = sum(t["size"] for t in full)
     lib.analysis.sample = 40  # as if the library were far larger than the sample size
     sampled = lib.topics()
-    points = lib.map_points()
+    points = lib.map()
     assert sorted(pid for t in sampled for pid in t["papers"]) == sorted(pid for t in full for pid in t["papers"])
     assert len(points) == n and len({p["id"] for p in points}) == n
     # the sampled run is stored apart from the full one (its parameters differ) and reused

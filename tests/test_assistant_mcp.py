@@ -4,6 +4,7 @@ user errors and the read-only guard as tool errors it can read."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 
@@ -19,7 +20,8 @@ async def _session_run(db, allow_writes: bool, body):
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
     args = ["-m", "paperscope", "--db", str(db), "mcp"] + (["--allow-writes"] if allow_writes else [])
-    params = StdioServerParameters(command=sys.executable, args=args)
+    # the server sees this process's environment: the same source tree (PYTHONPATH) is tested
+    params = StdioServerParameters(command=sys.executable, args=args, env=dict(os.environ))
     with open(db.parent / "mcp-server.log", "w") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write):
             async with ClientSession(read, write) as session:
@@ -61,9 +63,9 @@ def test_an_assistant_uses_every_tool_over_stdio(db):
         hits = data(await session.call_tool("search", {"query": "low rank factorised layers", "limit": 5}))
         assert 1 <= len(hits) <= 5 and hits[0]["rank"] == 1
         first = hits[0]["id"]
-        paper = data(await session.call_tool("show", {"id": first}))
+        paper = data(await session.call_tool("show", {"paper_id": first}))
         assert paper["id"] == first and paper["abstract"]
-        near = data(await session.call_tool("related", {"id": first, "limit": 3}))
+        near = data(await session.call_tool("related", {"paper_id": first, "limit": 3}))
         assert len(near) == 3 and first not in [h["id"] for h in near]
         draft = data(await session.call_tool("related", {"text": paper["abstract"], "limit": 3}))
         assert len(draft) == 3 and first not in [h["id"] for h in draft]  # the draft's own text is left out
@@ -91,7 +93,7 @@ def test_bad_input_and_writes_are_refused_with_readable_errors(db):
         assert "at least" in error_text(await session.call_tool("search", {"query": ""})).lower() or \
             "string" in error_text(await session.call_tool("search", {"query": ""})).lower()
         assert error_text(await session.call_tool("search", {"query": "x", "limit": 1000}))
-        assert "no paper" in error_text(await session.call_tool("show", {"id": "zzzz0000"}))
+        assert "no paper" in error_text(await session.call_tool("show", {"paper_id": "zzzz0000"}))
         assert "exactly one" in error_text(await session.call_tool("related", {}))
         assert "no collection" in error_text(await session.call_tool("topics", {"collection": "NeurIPS 1999"}))
         assert "same papers" in error_text(await session.call_tool("compare", {"a": "ICML 2024", "b": "ICML 2024"}))
@@ -104,7 +106,7 @@ def test_bad_input_and_writes_are_refused_with_readable_errors(db):
     from paperscope.library import Library
 
     with Library.open(db, readonly=True) as lib:
-        assert lib.paper(pid)["tags"] == []
+        assert lib.show(pid)["tags"] == []
 
 
 def test_with_allow_writes_the_assistant_can_tag(db):
@@ -118,7 +120,7 @@ def test_with_allow_writes_the_assistant_can_tag(db):
     from paperscope.library import Library
 
     with Library.open(db, readonly=True) as lib:
-        assert lib.paper(pid)["tags"] == ["to-read"]
+        assert lib.show(pid)["tags"] == ["to-read"]
 
 
 def test_export_says_which_entries_lack_a_title_and_can_leave_them_out(db):

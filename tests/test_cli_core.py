@@ -35,16 +35,19 @@ def test_stats_json_shape(cli_db):
     assert {(c["venue"], c["year"], c["papers"]) for c in data["collections"]} == {("ICML", 2024, 57), ("ICLR", 2024, 38)}
 
 
-def test_list_json_is_every_paper_with_required_fields(cli_db):
-    papers = json.loads(run("list", "--json", db=cli_db).stdout)
+def test_papers_json_is_every_paper_with_required_fields(cli_db):
+    papers = json.loads(run("papers", "--json", db=cli_db).stdout)
     assert len(papers) == 95
     assert all(PAPER_KEYS <= set(p) for p in papers)
-    icml = json.loads(run("list", "--venue", "icml", "--year", "2024", "--json", db=cli_db).stdout)
+    icml = json.loads(run("papers", "--venue", "icml", "--year", "2024", "--json", db=cli_db).stdout)
     assert len(icml) == 57 and {p["venue"] for p in icml} == {"ICML"}
+    assert json.loads(run("list", "--json", db=cli_db).stdout) == papers  # the old name still works
+    shown = [line.strip("│ ").split(" ")[0] for line in run("--help", db=cli_db).stdout.splitlines()]
+    assert "papers" in shown and "list" not in shown  # hidden from --help
 
 
 def test_show_json_and_unknown_id(cli_db):
-    first = json.loads(run("list", "--json", "--limit", "1", db=cli_db).stdout)[0]
+    first = json.loads(run("papers", "--json", "--limit", "1", db=cli_db).stdout)[0]
     shown = json.loads(run("show", first["id"], "--json", db=cli_db).stdout)
     assert shown["id"] == first["id"] and shown["abstract"] == first["abstract"]
     assert "label" in shown
@@ -54,8 +57,14 @@ def test_show_json_and_unknown_id(cli_db):
     assert proc.returncode == 1 and "no paper" in proc.stderr
 
 
+def test_help_shows_no_type_after_a_flag(cli_db):
+    for command in ("search", "show", "stats", "export", "reviewers"):
+        shown = run(command, "--help", db=cli_db).stdout
+        assert "--help" in shown and "<bool>" not in shown, command
+
+
 def test_usage_error_exits_2(cli_db):
-    proc = run("list", "--limit", "zero", db=cli_db, check=False)
+    proc = run("papers", "--limit", "zero", db=cli_db, check=False)
     assert proc.returncode == 2
 
 

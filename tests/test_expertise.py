@@ -51,8 +51,8 @@ def test_reviewers_leave_out_authors_and_coauthors(small):
 
 def test_reviewers_can_keep_the_authors(small):
     lib, ids, _ = small
-    out = lib.reviewers(ids[NEW_BANDIT["title"]], limit=3, min_papers=1, exclude_authors=False,
-                        exclude_coauthors=False)
+    out = lib.reviewers(ids[NEW_BANDIT["title"]], limit=3, min_papers=1, keep_authors=True,
+                        keep_coauthors=True)
     assert {"Jane Roe", "Carl Close"} & set(names(out["reviewers"]))
 
 
@@ -117,20 +117,20 @@ def test_reviewers_every_aggregate_and_never_the_paper_itself(small):
     lib, ids, _ = small
     paper = ids[NEW_BANDIT["title"]]
     for how in ("centroid", "facets", "fused"):
-        out = lib.reviewers(paper, limit=6, min_papers=1, exclude_authors=False, exclude_coauthors=False,
+        out = lib.reviewers(paper, limit=6, min_papers=1, keep_authors=True, keep_coauthors=True,
                             aggregate=how)
         shown = names(out["reviewers"]) + [n for a in out["reviewers"] for n in a.also]
         assert "Zed Newcomer" not in shown  # his only paper is the one reviewers are wanted for
         assert {"Jane Roe", "Carl Close"} <= set(shown[:3])
     # with one-paper authors among the candidates the default is the fused ranking
-    one = lib.reviewers(paper, limit=6, min_papers=1, exclude_authors=False, exclude_coauthors=False)["reviewers"]
-    fused = lib.reviewers(paper, limit=6, min_papers=1, exclude_authors=False, exclude_coauthors=False,
+    one = lib.reviewers(paper, limit=6, min_papers=1, keep_authors=True, keep_coauthors=True)["reviewers"]
+    fused = lib.reviewers(paper, limit=6, min_papers=1, keep_authors=True, keep_coauthors=True,
                           aggregate="fused")["reviewers"]
     assert [(a.name, a.score) for a in one] == [(a.name, a.score) for a in fused] and one[0].score < 0.05
-    cen = {a.name: a.score for a in lib.reviewers(paper, limit=6, min_papers=1, exclude_authors=False,
-                                                  exclude_coauthors=False, aggregate="centroid")["reviewers"]}
+    cen = {a.name: a.score for a in lib.reviewers(paper, limit=6, min_papers=1, keep_authors=True,
+                                                  keep_coauthors=True, aggregate="centroid")["reviewers"]}
     assert 0.3 < cen["Jane Roe"] < 0.99  # her other paper alone (a cosine), not her copy of the query
-    kw = dict(limit=6, min_papers=2, exclude_authors=False, exclude_coauthors=False)
+    kw = dict(limit=6, min_papers=2, keep_authors=True, keep_coauthors=True)
     two = [(a.name, a.score) for a in lib.reviewers(paper, **kw)["reviewers"]]
     assert two and two == [(a.name, a.score) for a in lib.reviewers(paper, aggregate="centroid", **kw)["reviewers"]]
     assert two != [(a.name, a.score) for a in lib.reviewers(paper, aggregate="fused", **kw)["reviewers"]]
@@ -154,7 +154,7 @@ def test_recency_weighs_a_profiles_older_papers_less(small):
     assert recent[conformal][0] == 1 and recent[conformal][1] == pytest.approx(plain[conformal][1], abs=0.02)
     # reviewers: within an author the recent papers weigh more (Bea Twin: 2023 and 2024)
     paper = ids[NEW_BANDIT["title"]]
-    kw = dict(limit=6, min_papers=1, exclude_coauthors=False, aggregate="centroid")
+    kw = dict(limit=6, min_papers=1, keep_coauthors=True, aggregate="centroid")
     by = {a.name: a.score for a in lib.reviewers(paper, **kw)["reviewers"]}
     by_recent = {a.name: a.score for a in lib.reviewers(paper, recency=1.0, **kw)["reviewers"]}
     assert by_recent["Bea Twin"] > by["Bea Twin"]  # her 2024 paper is the closer one
@@ -191,6 +191,14 @@ def test_cli_match_reviewers_experts(small):
     assert res.exit_code == 0, res.output
     first = json.loads(res.stdout)["reviewers"][0]
     assert {first["name"], *first["also"]} == {"Dan Bandit", "Bea Twin"}
+    draft = folder / "draft.txt"
+    draft.write_text(NEW_BANDIT["abstract"], "utf-8")
+    res = runner.invoke(app, ["--db", db, "reviewers", "--file", str(draft), "--json"])
+    by_text = runner.invoke(app, ["--db", db, "reviewers", "--text", NEW_BANDIT["abstract"], "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["reviewers"] == json.loads(by_text.stdout)["reviewers"]
+    assert runner.invoke(app, ["--db", db, "reviewers", "--file", str(folder / "absent.txt")]).exit_code == 1
+    assert runner.invoke(app, ["--db", db, "reviewers"]).exit_code == 2
     res = runner.invoke(app, ["--db", db, "experts", "diffusion", "image", "synthesis"])
     assert res.exit_code == 0 and "Wei Chen" in res.stdout
     res = runner.invoke(app, ["--db", db, "reviewers", ids[NEW_BANDIT["title"]], "--aggregate", "fused",
@@ -231,8 +239,13 @@ def _web_checks(client, ids):
     assert res.status_code == 200 and "Dan Bandit" in res.text and "Bea Twin" in res.text
     res = client.get("/reviewers", params={"paper": ids[NEW_BANDIT["title"]]})
     assert res.status_code == 200 and "Jane Roe" in res.text
-    api = client.get("/api/experts", params={"q": "diffusion image synthesis"}).json()
+    api = client.get("/api/experts", params={"query": "diffusion image synthesis"}).json()
     assert api[0]["name"] == "Wei Chen"
+    assert client.get("/api/experts", params={"q": "diffusion image synthesis"}).json() == api  # old name
+    by_id = client.get("/api/reviewers", params={"paper_id": ids[NEW_BANDIT["title"]]}).json()
+    assert "Jane Roe" not in [a["name"] for a in by_id["reviewers"]]  # her own paper: a conflict
+    kept = client.get("/api/reviewers", params={"paper": ids[NEW_BANDIT["title"]], "keep_authors": True}).json()
+    assert kept["own_authors"] == by_id["own_authors"] and kept["conflicts_excluded"] <= by_id["conflicts_excluded"]
     api = client.post("/api/match", json={"ids": [ids["Sparse Graph Networks for Molecules"]]}).json()
     assert api["profile"]["in_library"] == 1 and api["results"]
     assert client.post("/api/match", json={"nothing": 1}).status_code == 400

@@ -66,7 +66,7 @@ def test_zotero_bibtex_matched_by_ids_title_and_abstract(ilib, tmp_path):
     }
     assert report["unmatched"] == [{"entry": 6, "title": "Attention Is All You Need"}]
     assert report["papers_tagged"] == 5
-    assert sorted(p["id"] for p in ilib.my_papers(tag="mine")) == sorted(pid for pid, _ in by_entry.values())
+    assert sorted(p["id"] for p in ilib.mine(tag="mine")) == sorted(pid for pid, _ in by_entry.values())
 
 
 def test_zotero_ris_matched(ilib, tmp_path):
@@ -78,7 +78,7 @@ def test_zotero_ris_matched(ilib, tmp_path):
     report = ilib.import_library(ris, tag="zotero")
     assert [(m["paper"], m["by"]) for m in report["matched"]] == [(paper_id(ilib, TRICKY[0]["title"]), "title")]
     assert [u["entry"] for u in report["unmatched"]] == [2]
-    assert ilib.paper(paper_id(ilib, TRICKY[0]["title"]))["tags"].count("zotero") == 1
+    assert ilib.show(paper_id(ilib, TRICKY[0]["title"]))["tags"].count("zotero") == 1
 
 
 @pytest.mark.parametrize("fmt,suffix", [("bibtex", "bib"), ("ris", "ris"), ("csljson", "json"),
@@ -88,14 +88,14 @@ def test_own_export_imports_into_a_fresh_library(ilib, tmp_path, samples_dir, fm
     from the same lists (ids are stable hashes, and titles/abstracts match too)."""
     exported = tmp_path / f"list.{suffix}"
     exported.write_text(ilib.export(fmt, tag="reading-list"), encoding="utf-8")
-    wanted = sorted(p["id"] for p in ilib.my_papers(tag="reading-list"))
+    wanted = sorted(p["id"] for p in ilib.mine(tag="reading-list"))
     other_dir = tmp_path / "other"
     other_dir.mkdir()
     other = build_library(other_dir / "lib.db", samples_dir)
     try:
         report = other.import_library(exported, tag="from-colleague")
         assert report["unmatched"] == []
-        assert sorted(p["id"] for p in other.my_papers(tag="from-colleague")) == wanted
+        assert sorted(p["id"] for p in other.mine(tag="from-colleague")) == wanted
     finally:
         other.close()
 

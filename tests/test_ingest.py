@@ -141,11 +141,11 @@ def test_duplicate_inside_one_file_is_one_paper(lib, tmp_path):
 
 def test_remove_collection_keeps_papers_of_other_collections(lib, samples_dir):
     lib.ingest([samples_dir], embed=False)
-    out = lib.remove_collection("ICLR 2024")
+    out = lib.remove(collection="ICLR 2024")
     assert out["papers_removed"] == 38
     assert lib.stats()["papers"] == 57
     with pytest.raises(InputError):
-        lib.remove_collection("NeurIPS 1999")
+        lib.remove(collection="NeurIPS 1999")
 
 
 @pytest.mark.corpora
@@ -217,5 +217,5 @@ def test_paper_stored_with_entities_by_an_older_version_is_decoded_not_duplicate
     assert report.total("added") == 0 and report.total("merged") == 1
     (paper,) = lib.papers()
     assert paper["id"] == old["id"] and "the model's calibration" in paper["abstract"]
-    assert [p["id"] for p in lib.my_papers(tag="calibration")] == [paper["id"]]  # the tag survives
+    assert [p["id"] for p in lib.mine(tag="calibration")] == [paper["id"]]  # the tag survives
     assert lib.ingest([path], embed=False).total("unchanged") == 1  # and stays one paper

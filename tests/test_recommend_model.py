@@ -57,7 +57,7 @@ def test_not_relevant_papers_are_negatives_and_never_shown(rlib):
     rlib.tag(rl[:3], "rl")
     before = [r.id for r in rlib.recommend(tag="rl", limit=100)]
     dismissed = before[0]
-    rlib.mark_irrelevant(dismissed, tag="rl")
+    rlib.irrelevant(dismissed, tag="rl")
     after = rlib.recommend(tag="rl", limit=100)
     assert dismissed not in [r.id for r in after]
     assert after[0].why["trained_on"]["negatives"] == 1
@@ -68,7 +68,7 @@ def test_not_relevant_papers_are_negatives_and_never_shown(rlib):
     assert len(moved) == 3 and sum(moved) > 0  # positions grow: further down the list
     # a global "not relevant" applies to every tag
     rlib.tag(rl[3], "other")
-    rlib.mark_irrelevant(before[1])
+    rlib.irrelevant(before[1])
     assert before[1] not in [r.id for r in rlib.recommend(tag="other", limit=100)]
 
 

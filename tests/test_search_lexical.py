@@ -169,7 +169,7 @@ def test_changed_paper_is_reindexed(tmp_path):
         lib.store.update_paper(ids["gan"], {"abstract": PAPERS[3]["abstract"] + " Zebrafish too."})
     lib.refresh_derived(embed=False)
     assert lex(lib, "zebrafish") == [TITLE["gan"]]
-    lib.remove_collection("NeurIPS 2014")
+    lib.remove(collection="NeurIPS 2014")
     assert lex(lib, "zebrafish") == []
     lib.close()
 

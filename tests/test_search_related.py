@@ -52,7 +52,7 @@ def test_related_excludes_other_copies_of_the_same_abstract(tmp_path):
     from paperscope.model import content_hash
 
     lib, ids = make_library(tmp_path, embed=True)
-    flow = lib.paper(ids["flow"])
+    flow = lib.show(ids["flow"])
     # a copy the ingester would have merged, written behind its back: same abstract up to
     # case and spacing, no title
     abstract = "  " + flow["abstract"].upper().replace(" ", "  ")

@@ -60,7 +60,7 @@ def test_search_answers_reflect_a_changed_paper_after_the_write(tmp_path):
     assert lib.search("flow matching generative", limit=3)[0].paper["title"] == before[0].paper["title"]
     lib.tag(before[0].paper["id"], "to-read")
     assert lib.search("flow matching generative", limit=3)[0].paper["tags"] == ["to-read"]
-    lib.remove_collection("ICLR 2023")  # the flow matching paper goes...
+    lib.remove(collection="ICLR 2023")  # the flow matching paper goes...
     assert "Flow Matching for Generative Modeling" not in [h.paper["title"] for h in lib.search("flow matching generative")]
     back = dict(PAPERS[0], status="Spotlight")  # ...and comes back changed
     lib.ingest([write_papers(tmp_path / "back.jsonl", [back])], analyse=False)

@@ -201,7 +201,7 @@ def test_vector_snapshot_matches_the_rows_and_follows_removals(tmp_path, samples
     assert snap.ids == rows.ids and np.allclose(snap.matrix, rows.matrix, atol=1e-3)
     name = lib.collections()[-1]["name"]
     gone = {p["id"] for p in lib.papers(collection=name)}
-    lib.remove_collection(name)
+    lib.remove(collection=name)
     ids, _ = _vectors(lib)
     assert gone and not gone & set(ids)
     assert set(ids) == {p["id"] for p in lib.papers()}

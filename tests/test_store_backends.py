@@ -52,8 +52,8 @@ def test_both_backends_agree_on_related_browse_and_filters(both):
         _ranked(b.related(text="privacy attacks on language models", limit=5))
     for kw in ({"collection": "ICML 2024"}, {"venue": "ICLR"}, {"has_code": True}, {"paper_type": "theory"},
                {"year": "2023..2024", "sort": "title"}, {"sort": "type"}):
-        assert a.browse(limit=200, **kw)["papers"] and \
-            [p["id"] for p in a.browse(limit=200, **kw)["papers"]] == [p["id"] for p in b.browse(limit=200, **kw)["papers"]], kw
+        assert a.papers_page(limit=200, **kw)["papers"] and \
+            [p["id"] for p in a.papers_page(limit=200, **kw)["papers"]] == [p["id"] for p in b.papers_page(limit=200, **kw)["papers"]], kw
     assert a.facets("ICML 2024") == b.facets("ICML 2024")
     assert [c["name"] for c in a.collections()] == [c["name"] for c in b.collections()]
 
@@ -65,14 +65,14 @@ def test_copy_moves_a_library_both_ways_with_marks_intact(both, tmp_path):
     a.note(ids[0], "compare with our sampler")
     a.star(ids[1])
     with Library.open(new_postgres_url()) as pg:
-        counts = pg.copy_from(a)
+        counts = pg.copy(a)
         assert counts["papers"] == 95 and counts["derived"].get("embedded", 0) == 0  # nothing re-embedded
-        assert [p["id"] for p in pg.my_papers(tag="reading-group")] == [p["id"] for p in a.my_papers(tag="reading-group")]
-        assert pg.paper(ids[0])["note"] == "compare with our sampler" and pg.paper(ids[1])["starred"]
+        assert [p["id"] for p in pg.mine(tag="reading-group")] == [p["id"] for p in a.mine(tag="reading-group")]
+        assert pg.show(ids[0])["note"] == "compare with our sampler" and pg.show(ids[1])["starred"]
         assert _ranked(pg.search("diffusion models", limit=10)) == _ranked(a.search("diffusion models", limit=10))
         with Library.open(tmp_path / "back.db") as back:
-            back.copy_from(pg)
-            assert back.paper(ids[0])["note"] == "compare with our sampler"
+            back.copy(pg)
+            assert back.show(ids[0])["note"] == "compare with our sampler"
             assert {p["id"] for p in back.papers()} == {p["id"] for p in a.papers()}
             assert _ranked(back.search("graph neural network", limit=10)) == \
                 _ranked(a.search("graph neural network", limit=10))

@@ -60,6 +60,17 @@ def test_note_star_read_show_in_paper_json(db):
     assert [p["id"] for p in mine] == [c]
 
 
+def test_mine_lists_papers_that_are_only_tagged(tmp_path, samples_dir):
+    path = tmp_path / "mine.db"
+    with Library.open(path) as lib:
+        lib.ingest([samples_dir], embed=False)
+    a, b, c = ids(path)
+    assert run(path, "tag", f"{a},{b}", "quantization").exit_code == 0
+    assert run(path, "star", c).exit_code == 0
+    mine = json.loads(run(path, "mine", "--json").stdout)
+    assert sorted(p["id"] for p in mine) == sorted([a, b, c])
+
+
 def test_irrelevant_command(db):
     a = ids(db, 5)[4]
     assert run(db, "irrelevant", a, "--tag", "llm").exit_code == 0
@@ -91,3 +102,10 @@ def test_export_to_file(db, tmp_path):
     assert not list(out.parent.glob("*.tmp"))
     stdout = run(db, "export", "--format", "markdown", "--tag", "export-me").stdout
     assert stdout.startswith("# Reading list: export-me")
+
+
+def test_match_marks_a_derived_title(db):
+    untitled = [p["id"] for p in json.loads(run(db, "papers", "--json").stdout) if not p.get("title")]
+    out = run(db, "match", "--ids", untitled[0], "-n", "5")
+    assert out.exit_code == 0, out.output
+    assert "(derived)" in out.stdout

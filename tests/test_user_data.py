@@ -38,8 +38,8 @@ def test_tags_notes_star_read_show_in_paper_json(ulib):
     assert ulib.tag([a, b], "to-read")["added"] == 1  # a already had it
     ulib.note(a, "Compare with SVD baselines & 50% pruning")
     ulib.star(a)
-    ulib.mark_read(b)
-    pa, pb = ulib.paper(a), ulib.paper(b)
+    ulib.read(b)
+    pa, pb = ulib.show(a), ulib.show(b)
     assert pa["tags"] == ["compression", "to-read"]
     assert pa["note"] == "Compare with SVD baselines & 50% pruning"
     assert pa["starred"] is True and pa["read"] is False
@@ -47,9 +47,9 @@ def test_tags_notes_star_read_show_in_paper_json(ulib):
     assert {t["tag"]: t["papers"] for t in ulib.tags()} == {"to-read": 2, "compression": 1}
     ulib.untag(a, "to-read")
     ulib.star(a, False)
-    ulib.mark_read(b, False)
+    ulib.read(b, False)
     ulib.note(a, "")
-    pa, pb = ulib.paper(a), ulib.paper(b)
+    pa, pb = ulib.show(a), ulib.show(b)
     assert pa["tags"] == ["compression"] and not pa["starred"] and pa["note"] is None
     assert not pb["read"]
 
@@ -68,19 +68,19 @@ def test_tags_are_case_insensitive_and_validated(ulib):
 def test_unique_id_prefix_is_accepted(ulib):
     pid = _first(ulib)["id"]
     ulib.tag(pid[:8], "prefix")
-    assert ulib.paper(pid)["tags"] == ["prefix"]
+    assert ulib.show(pid)["tags"] == ["prefix"]
     with pytest.raises(InputError):
         ulib.tag("zz", "x")  # too short to be a prefix, not an id
 
 
 def test_irrelevant_marks_are_global_or_per_tag(ulib):
     a, b = [p["id"] for p in ulib.papers(limit=2)]
-    ulib.mark_irrelevant(a)
-    ulib.mark_irrelevant(b, tag="graphs")
-    assert ulib.paper(a)["irrelevant"] is True
-    assert ulib.paper(b)["irrelevant"] is False and ulib.paper(b)["irrelevant_tags"] == ["graphs"]
-    ulib.mark_irrelevant(a, on=False)
-    assert ulib.paper(a)["irrelevant"] is False
+    ulib.irrelevant(a)
+    ulib.irrelevant(b, tag="graphs")
+    assert ulib.show(a)["irrelevant"] is True
+    assert ulib.show(b)["irrelevant"] is False and ulib.show(b)["irrelevant_tags"] == ["graphs"]
+    ulib.irrelevant(a, on=False)
+    assert ulib.show(a)["irrelevant"] is False
 
 
 def test_user_data_survives_reingest(ulib, sample_copy):
@@ -89,7 +89,7 @@ def test_user_data_survives_reingest(ulib, sample_copy):
     ulib.note(pid, "still here")
     report = ulib.ingest([sample_copy], embed=False)
     assert report.total("added") == 0
-    assert ulib.paper(pid)["tags"] == ["keep"] and ulib.paper(pid)["note"] == "still here"
+    assert ulib.show(pid)["tags"] == ["keep"] and ulib.show(pid)["note"] == "still here"
 
 
 def test_user_data_survives_merge_with_richer_export(ulib, tmp_path):
@@ -108,7 +108,7 @@ def test_user_data_survives_merge_with_richer_export(ulib, tmp_path):
     before = ulib.stats()["papers"]
     report = ulib.ingest([richer], embed=False)
     assert report.total("added") == 0 and ulib.stats()["papers"] == before
-    merged = ulib.paper(paper["id"])
+    merged = ulib.show(paper["id"])
     assert merged["title"].startswith("Maestro: Uncovering")
     assert merged["tags"] == ["mine"] and merged["note"] == "read the LoD section"
 
@@ -117,12 +117,12 @@ def test_user_data_waits_for_removed_collection_to_come_back(ulib, sample_copy):
     iclr = ulib.papers(collection="ICLR 2024", limit=1)[0]["id"]
     ulib.tag(iclr, "later")
     ulib.star(iclr)
-    ulib.remove_collection("ICLR 2024")
-    assert ulib.paper(iclr) is None
+    ulib.remove(collection="ICLR 2024")
+    assert ulib.show(iclr) is None
     assert ulib.tags() == [{"tag": "later", "papers": 0, "detached": 1,
                             "since": ulib.tags()[0]["since"]}]
     ulib.ingest([sample_copy], embed=False)
-    back = ulib.paper(iclr)
+    back = ulib.show(iclr)
     assert back["tags"] == ["later"] and back["starred"] is True
     assert ulib.tags()[0]["papers"] == 1
 
@@ -138,7 +138,7 @@ def test_user_data_follows_a_paper_that_returns_with_a_revised_abstract(lib, tmp
     lib.ingest([first], embed=False)
     old_id = lib.papers()[0]["id"]
     lib.tag(old_id, "continual")
-    lib.remove_collection("ICML 2024")
+    lib.remove(collection="ICML 2024")
     second = tmp_path / "v2.jsonl"
     second.write_text(json.dumps({"title": title, "venue": "ICML", "year": 2024,
                                   "abstract": "We revisit continual learning and propose sparse mixtures of "
@@ -156,6 +156,15 @@ def test_my_papers_lists_marked_papers(ulib):
     ulib.star(a)
     ulib.note(b, "idea")
     ulib.tag(c, "x")
-    assert [p["id"] for p in ulib.my_papers(starred=True)] == [a]
-    assert [p["id"] for p in ulib.my_papers(noted=True)] == [b]
-    assert [p["id"] for p in ulib.my_papers(tag="x")] == [c]
+    assert [p["id"] for p in ulib.mine(starred=True)] == [a]
+    assert [p["id"] for p in ulib.mine(noted=True)] == [b]
+    assert [p["id"] for p in ulib.mine(tag="x")] == [c]
+
+
+def test_mine_without_a_filter_lists_every_marked_or_tagged_paper(ulib):
+    a, b, c, d = [p["id"] for p in ulib.papers(limit=4)]
+    ulib.tag([a, b], "quantization")  # only tagged
+    ulib.star(c)
+    ulib.star(d)
+    ulib.star(d, False)  # unstarred again: nothing marks it any more
+    assert sorted(p["id"] for p in ulib.mine()) == sorted([a, b, c])

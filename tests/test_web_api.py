@@ -77,7 +77,7 @@ def test_papers_filter_by_type_only_returns_that_type(client):
 
 def test_search_finds_an_exact_phrase_first(client):
     target = maestro(client)
-    hits = client.get("/api/search", params={"q": '"importance ordering via sampling"', "limit": 5}).json()
+    hits = client.get("/api/search", params={"query": '"importance ordering via sampling"', "limit": 5}).json()
     assert hits and hits[0]["id"] == target["id"]
 
 
@@ -95,7 +95,9 @@ def test_related_by_id_and_by_text(client):
     draft = ". ".join(target["abstract"].split(". ")[5:9])  # a passage of it, as a draft would quote
     by_text = client.post("/api/related", json={"text": draft, "limit": 3}).json()
     assert by_text[0]["id"] == target["id"]
-    assert client.get("/api/related", params={"id": target["id"], "limit": 3}).status_code == 200
+    by_param = client.get("/api/related", params={"paper_id": target["id"], "limit": 3}).json()
+    assert by_param == by_id[:3]
+    assert client.get("/api/related", params={"id": target["id"], "limit": 3}).json() == by_param  # old name
 
 
 BAD_REQUESTS = [

@@ -81,7 +81,7 @@ def test_sigkill_of_serve_during_writes_loses_no_acknowledged_write(tmp_path, sa
     assert len(acknowledged) > 20
     with Library.open(db) as lib:
         assert lib.store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        have = {(pid, tag) for pid in ids for tag in lib.paper(pid)["tags"]}
+        have = {(pid, tag) for pid in ids for tag in lib.show(pid)["tags"]}
     assert acknowledged <= have
 
 

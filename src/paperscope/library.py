@@ -1,10 +1,13 @@
-"""The `Library` facade: every operation the CLI, the web app and the tests use.
+"""The `Library` facade: every operation the CLI, the web app, the MCP server and the tests use.
 
 It composes the components, each built from the store and its collaborators, never from the
 facade: `SearchEngine(store, embedder)` (lexical + vector indexes, related papers),
-`Analysis(store, vectors)` (topics, map, compare) and `Recommender(store, vectors)`. The store
-is the only place with SQL. The facade turns loose arguments into one `Filter`, adds the user's
-marks to paper JSON, and forwards `invalidate()` after writes.
+`Analysis(store, vectors)` (topics, map, compare), `Recommender(store, vectors)` and
+`Expertise(store, engine)`. The store is the only place with SQL. The facade turns loose
+arguments into one `Filter` (a collection name included), adds the user's marks to paper JSON,
+and forwards `invalidate()` after writes. Its methods carry the CLI's command names (the table
+in `names.py`); the analysis, personal-library and expertise methods live in the mixins
+`library_analysis`, `library_user` and `library_expertise`.
 """
 from __future__ import annotations
 
@@ -13,17 +16,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from .filters import Filter
-from .model import Hit, InputError, Paper
+from .library_analysis import AnalysisMethods
+from .library_expertise import ExpertiseMethods
+from .library_user import UserMethods
+from .model import Hit, InputError, Paper, UsageError
 from .store import is_url, open_store
 from .store.protocol import Store
+from .store.sqlite import DiskFull
+
+__all__ = ["DiskFull", "Library", "default_db_path"]
 
 if TYPE_CHECKING:  # imported on first use: a one-shot command loads only what it needs
     from .analysis.service import Analysis
     from .ingest import IngestReport
-    from .expertise.profile import Profile
-    from .expertise.results import AuthorSuggestion, MatchHit
     from .expertise.service import Expertise
-    from .model import Recommendation, RelatedHit, SearchHit
+    from .model import RelatedHit, SearchHit
     from .recommend import Recommender
     from .search.engine import SearchEngine
 
@@ -41,7 +48,7 @@ def default_db_path() -> Path | str:
     return Path(user_data_dir("paperscope", appauthor=False)) / "library.db"
 
 
-class Library:
+class Library(AnalysisMethods, UserMethods, ExpertiseMethods):
     """A paper library: a store plus the components that answer questions about it."""
 
     def __init__(self, store: Store, *, embedder: Any | None = None):
@@ -70,6 +77,10 @@ class Library:
 
     def close(self) -> None:
         self.store.close()
+
+    def data_version(self) -> int:
+        """A number that moves whenever any connection commits a change to the library."""
+        return self.store.data_version()
 
     def __enter__(self) -> "Library":
         return self
@@ -185,13 +196,13 @@ class Library:
         return report
 
     @staticmethod
-    def build(inputs: Iterable[str | Path], out: str | Path, **options: Any) -> dict[str, Any]:
+    def build(paths: Iterable[str | Path], out: str | Path, **options: Any) -> dict[str, Any]:
         """Inputs -> Parquet shards (facts, embeddings, memberships, keys, manifest) in folder
         `out`, on this process or a Ray cluster (`engine=`, `address=`, `workers=`); touches
         no library. See `paperscope.build.run.build` for the options."""
         from .build import build
 
-        return build(inputs, out, **options)
+        return build(paths, out, **options)
 
     def load(self, folder: str | Path, *, say: Callable[[str], None] | None = None,
              progress: Progress | None = None) -> dict[str, Any]:
@@ -203,7 +214,7 @@ class Library:
         out["derived"] = self.refresh_derived(progress=progress)
         return out
 
-    def copy_from(self, source: "Library", progress: Progress | None = None) -> dict[str, Any]:
+    def copy(self, source: "Library", progress: Progress | None = None) -> dict[str, Any]:
         """Copy every paper, collection, embedding and user mark of `source` (any backend) into
         this library, keeping ids; then rebuild the indexes here."""
         from .store.copy import copy_library
@@ -213,13 +224,29 @@ class Library:
         counts["derived"] = self.refresh_derived(progress=progress)
         return counts
 
-    def remove_collection(self, name: str) -> dict[str, int]:
+    def remove(self, *, collection: str) -> dict[str, int]:
+        """Remove a collection: its memberships, and the papers in no other collection (their
+        tags and notes are kept)."""
         with self.store.transaction():
-            members, papers = self.store.remove_collection(name)
+            members, papers = self.store.remove_collection(collection)
         if members < 0:
-            raise InputError(f"no collection named {name!r} (see `paperscope stats`)")
+            raise InputError(f"no collection named {collection!r} (see `paperscope stats`)")
         self.invalidate()
         return {"memberships": members, "papers_removed": papers}
+
+    @staticmethod
+    def db_start(folder: str | Path | None = None, database: str = "paperscope") -> str:
+        """Start a local PostgreSQL + pgvector server (if not running); returns its library URL."""
+        from .store import server
+
+        return server.start(folder, database)
+
+    @staticmethod
+    def db_stop(folder: str | Path | None = None) -> bool:
+        """Stop the local server; False when none was running there."""
+        from .store import server
+
+        return server.stop(folder)
 
     # ------------------------------------------------------------------ filters
     def filter(self, *, collection: str | None = None, venue: str | None = None,
@@ -252,7 +279,7 @@ class Library:
         f = Filter.of(collection=collection, venue=venue, year=year, ids=ids)
         return self._with_marks([p.to_dict() for p in self.store.papers(f, limit=limit, offset=offset)])
 
-    def paper(self, paper_id: str) -> dict[str, Any] | None:
+    def show(self, paper_id: str) -> dict[str, Any] | None:
         """One paper by id or by a unique id prefix of at least 4 characters (None if unknown;
         InputError if the prefix is ambiguous)."""
         from .userdata import resolve_id
@@ -277,7 +304,7 @@ class Library:
         return {"papers": self.store.count_papers(), "collections": self.collections(),
                 "path": str(self.path)}
 
-    def browse(self, *, limit: int = 50, offset: int = 0, sort: str = "list", **filters: Any) -> dict[str, Any]:
+    def papers_page(self, *, limit: int = 50, offset: int = 0, sort: str = "list", **filters: Any) -> dict[str, Any]:
         """One page of papers plus the total: `{"total": n, "papers": [...]}`. Filters are
         `filter()`'s arguments; sort: list | topic | type | title | recent. The ordered id
         list is cached per filter set until the library changes, so paging costs one page."""
@@ -290,7 +317,7 @@ class Library:
             rank = {pid: i for i, pid in enumerate(self.topic_index(filters.get("collection")))}
             return sorted(found, key=lambda pid: rank.get(pid, len(rank)))
 
-        ids = self._cached(("browse", sort, f.key()), compute)
+        ids = self._cached(("papers_page", sort, f.key()), compute)
         page = ids[offset:offset + limit]
         by_id = {p["id"]: p for p in self.papers(ids=page)}
         return {"total": len(ids), "papers": [by_id[i] for i in page if i in by_id]}
@@ -341,198 +368,16 @@ class Library:
     def related(self, paper_id: str | None = None, *, text: str | None = None, limit: int = 10,
                 **filters: Any) -> list["RelatedHit"]:
         """Papers nearest to a paper (id or unique prefix; never itself nor its duplicates) or
-        to a text of your own."""
-        if paper_id is not None:
-            from .userdata import resolve_id
-
-            paper_id = resolve_id(self.store, paper_id)
+        to a text of your own: exactly one of the two."""
+        paper_id = self._one_of(paper_id, text)
         return self._hits(self.engine.related(paper_id, text=text, scope=self.filter(**filters), limit=limit))
 
-    # ---- analysis
-    def topics(self, *, venue: str | None = None, year: int | None = None, level: str | int = "coarse",
-               ids: list[str] | None = None) -> list[dict[str, Any]]:
-        """Topics (id, label, size, share, terms, representative, papers) of a venue/year scope
-        (stored in the library) or of an explicit set of papers."""
-        return self.analysis.topics(venue=venue, year=year, level=level, ids=ids)
+    def _one_of(self, paper_id: str | None, text: str | None) -> str | None:
+        """Exactly one of a paper (id or unique prefix, returned resolved) or a text."""
+        if (paper_id is None or not str(paper_id).strip()) == (text is None or not text.strip()):
+            raise UsageError("give exactly one of a paper id or a text")
+        if paper_id is None:
+            return None
+        from .userdata import resolve_id
 
-    @staticmethod
-    def topic_warnings(topics: list[dict[str, Any]]) -> list[str]:
-        """What to tell the user about `topics` (the result of `topics()`): empty unless they
-        rest on too few papers (under 100 in all, or under 10 a topic on average)."""
-        from .analysis.topics import small_sample_warnings
-
-        return small_sample_warnings(topics)
-
-    def map_points(self, *, venue: str | None = None, year: int | None = None) -> list[dict[str, Any]]:
-        """2-D map: (id, x, y, topic, topic_label, label) per paper (stored in the library)."""
-        return self.analysis.map_points(venue=venue, year=year)
-
-    def compare(self, a: str, b: str) -> dict[str, Any]:
-        """Two venues side by side: topic shares, distinctive terms, paper types."""
-        return self.analysis.compare(a, b)
-
-    def trends(self, query: str, *, venue: str | None = None) -> dict[str, Any]:
-        """Share of papers containing every query term, per year (collection) of a venue."""
-        from .analysis.trends import query_trend
-
-        def search(text: str, *, collection: str, limit: int) -> list[Any]:
-            return self.engine.search(text, scope=Filter.of(collection=collection), mode="lexical",
-                                      limit=limit, explain=True)
-
-        return query_trend(self.collections(), search, query, venue)
-
-    def topic_growth(self, earlier: str, later: str) -> dict[str, Any]:
-        """Topics of two collections (e.g. two years of a venue) ordered by how much they grew."""
-        from .analysis.trends import topic_growth
-
-        return topic_growth(self.compare, earlier, later)
-
-    # ---- personal library
-    def _user_write(self, fn, *args, **kwargs):
-        with self.store.transaction():
-            out = fn(self.store, *args, **kwargs)
-        self._memo.clear()
-        return out
-
-    def _ids(self, refs: str | list[str]) -> list[str]:
-        from .userdata import resolve_ids
-
-        return resolve_ids(self.store, [refs] if isinstance(refs, str) else refs)
-
-    def tag(self, paper_ids: str | list[str], tags: str | list[str]) -> dict[str, Any]:
-        """Tag papers (ids or unique id prefixes); returns {papers, tags, added}."""
-        from .userdata import add_tags
-
-        ids, tags = self._ids(paper_ids), [tags] if isinstance(tags, str) else list(tags)
-        return {"papers": ids, "tags": tags, "added": self._user_write(add_tags, ids, tags)}
-
-    def untag(self, paper_ids: str | list[str], tags: str | list[str]) -> dict[str, Any]:
-        from .userdata import remove_tags
-
-        ids, tags = self._ids(paper_ids), [tags] if isinstance(tags, str) else list(tags)
-        return {"papers": ids, "tags": tags, "removed": self._user_write(remove_tags, ids, tags)}
-
-    def tags(self) -> list[dict[str, Any]]:
-        """Every tag with its paper count."""
-        return self.store.tag_counts()
-
-    def _mark(self, fn, paper_id: str, *args) -> dict[str, Any]:
-        pid = self._ids(paper_id)[0]
-        self._user_write(fn, pid, *args)
-        return self.paper(pid)
-
-    def note(self, paper_id: str, text: str | None) -> dict[str, Any]:
-        """Set (empty text: clear) a paper's note; returns the paper."""
-        from .userdata import set_note
-
-        return self._mark(set_note, paper_id, text)
-
-    def star(self, paper_id: str, on: bool = True) -> dict[str, Any]:
-        from .userdata import set_starred
-
-        return self._mark(set_starred, paper_id, on)
-
-    def mark_read(self, paper_id: str, on: bool = True) -> dict[str, Any]:
-        from .userdata import set_read
-
-        return self._mark(set_read, paper_id, on)
-
-    def mark_irrelevant(self, paper_id: str, on: bool = True, tag: str | None = None) -> dict[str, Any]:
-        """"Not relevant" (for `tag`, or for every tag): an explicit negative for recommend."""
-        from .userdata import set_irrelevant
-
-        return self._mark(set_irrelevant, paper_id, on, tag)
-
-    def my_papers(self, *, tag: str | None = None, starred: bool = False, read: bool = False,
-                  noted: bool = False) -> list[dict[str, Any]]:
-        """The user's papers: tagged `tag`, or starred / read / with a note (newest first)."""
-        from .userdata import tagged_ids
-
-        ids = tagged_ids(self.store, tag) if tag else self.store.marked_ids(starred=starred, read=read, noted=noted)
-        by_id = {p["id"]: p for p in self.papers(ids=ids)}
-        return [by_id[i] for i in ids if i in by_id]
-
-    def recommend(self, *, tag: str | None = None, ids: list[str] | None = None, limit: int = 10,
-                  explain: bool = True, **filters: Any) -> list["Recommendation"]:
-        """Papers ranked for a tag (its papers positive, "not relevant" ones negative) or for an
-        ad-hoc set of ids ("more like these"); each with its score and explanation."""
-        from .userdata import dismissed_ids, tagged_ids
-
-        if bool(tag) == bool(ids):
-            raise InputError("give either a tag or a list of paper ids")
-        positives = tagged_ids(self.store, tag) if tag else self._ids(ids)
-        if tag and not positives:
-            raise InputError(f"no papers tagged {tag!r} (see `paperscope tags`)")
-        return self._hits(self.recommender.recommend(
-            positives=positives, negatives=dismissed_ids(self.store, tag), scope=self.filter(**filters),
-            limit=limit, explain=explain))
-
-    # ---- expertise
-    def profile(self, profile: Any) -> "Profile":
-        """A profile (a person's papers) from a file of papers (BibTeX, RIS, CSL JSON, JSON/JSONL,
-        CSV), a tag, a list of paper ids or a list of texts."""
-        from .expertise.profile import resolve
-
-        return resolve(self.store, profile, self.expertise.matcher)
-
-    def match(self, profile: Any, *, venue: str | None = None, year: str | int | None = None,
-              limit: int | None = None, explain: bool = True, aggregate: str | None = None,
-              recency: float | None = None, **filters: Any) -> list["MatchHit"]:
-        """Papers (of a venue / year, or the whole library) ranked by fit to a profile
-        (`profile()`'s argument, or a Profile), each with the profile papers and words
-        driving it; limit None ranks them all. `aggregate`: facets | centroid | fused;
-        `recency`: half-life in years for older profile papers."""
-        prof = self.profile(profile)
-        scope = self.filter(venue=venue, year=year, **filters)
-        return self._hits(self.expertise.match(prof, scope=scope, limit=limit, explain=explain,
-                                               aggregate=aggregate, recency=recency))
-
-    def reviewers(self, paper_id: str | None = None, *, text: str | None = None, limit: int = 10,
-                  exclude_authors: bool = True, exclude_coauthors: bool = True,
-                  conflicts: list[str] | None = None, min_papers: int = 2, aggregate: str | None = None,
-                  recency: float | None = None, **filters: Any) -> dict[str, Any]:
-        """Authors of the library suggested for a paper (id or unique prefix) or a text, each
-        with the papers that make them fit; the paper's authors, their co-authors and named
-        `conflicts` are left out unless told otherwise. Returns {query, own_authors,
-        conflicts_excluded, reviewers: [AuthorSuggestion]}. `aggregate`: centroid | facets |
-        fused over each author's papers; `recency`: half-life in years for older papers."""
-        if paper_id is not None:
-            from .userdata import resolve_id
-
-            paper_id = resolve_id(self.store, paper_id)
-        return self.expertise.reviewers(paper_id, text=text, limit=limit, exclude_authors=exclude_authors,
-                                        exclude_coauthors=exclude_coauthors, conflicts=conflicts,
-                                        min_papers=min_papers, scope=self.filter(**filters),
-                                        aggregate=aggregate, recency=recency)
-
-    def experts(self, text: str, *, limit: int = 10, min_papers: int = 2,
-                **filters: Any) -> list["AuthorSuggestion"]:
-        """Who here works on a topic: authors ranked by fit to some words, with evidence."""
-        return self.expertise.experts(text, limit=limit, min_papers=min_papers, scope=self.filter(**filters))
-
-    def export(self, fmt: str, *, tag: str | None = None, query: str | None = None,
-               collection: str | None = None, ids: list[str] | None = None,
-               limit: int | None = None, skip_untitled: bool = False,
-               on_missing: Callable[[str], None] | None = None,
-               on_report: Callable[[Any], None] | None = None) -> str:
-        """bibtex | ris | csljson | csv | jsonl | markdown text of a tag, a search, a
-        collection, some ids or the whole library. Entries whose title is derived or whose
-        authors are unknown say so in the entry; `on_missing` hears a one-line summary and
-        `on_report` the counts (`export.MissingReport`); `skip_untitled` leaves out papers the
-        source gave no title."""
-        from .export.select import export
-
-        def search(text: str, n: int) -> list[str]:
-            return [h.id for h in self.engine.search(text, limit=n)]
-
-        return export(self.store, search, fmt, tag=tag, query=query, collection=collection, ids=ids,
-                      limit=limit, skip_untitled=skip_untitled, on_missing=on_missing,
-                      on_report=on_report)
-
-    def import_library(self, path: str | Path, *, tag: str = "mine") -> dict[str, Any]:
-        """Tag the papers a user's BibTeX / RIS / CSL JSON / CSV library matches; report the rest."""
-        from .export.importer import import_library
-
-        out = import_library(self.store, path, tag=tag)
-        self._memo.clear()
-        return out
+        return resolve_id(self.store, paper_id)

@@ -65,6 +65,11 @@ class InputError(Exception):
     """A user error about input (file, format, options). The CLI exits 1 with its message."""
 
 
+class UsageError(InputError):
+    """Arguments that do not go together (neither or both of two alternatives): the CLI exits 2,
+    as for any usage error; elsewhere it is an InputError."""
+
+
 # --------------------------------------------------------------------------- papers
 
 PAPER_FIELDS = (

@@ -8,7 +8,8 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from .common import app, check_output, console, err_console, fail, open_library, print_json, user_errors
+from .common import (app, check_output, collection_option, console, err_console, fail, open_library, print_json,
+                     user_errors, year_option)
 
 MAP_FORMATS = (".png", ".svg", ".html")
 
@@ -23,16 +24,17 @@ def _level(level: str) -> str | int:
 
 @app.command()
 def topics(
+    collection: Optional[str] = collection_option(),
     venue: Optional[str] = typer.Option(None, "--venue", help="Only papers of this venue."),
-    year: Optional[int] = typer.Option(None, "--year", help="Only papers of this year."),
+    year: Optional[str] = year_option(),
     level: str = typer.Option("coarse", "--level", help="coarse (~15 for 2,600 papers), fine (~75), or a number."),
     as_json: bool = typer.Option(False, "--json", help="Print the topics as JSON (id, label, size, papers, ...)."),
 ) -> None:
     """Topics of the library (or of a venue/year): labels, sizes and a representative paper."""
     lvl = _level(level)
     with user_errors(), open_library() as lib:
-        rows = lib.topics(venue=venue, year=year, level=lvl)
-        total = len(lib.papers(venue=venue, year=year))
+        rows = lib.topics(collection=collection, venue=venue, year=year, level=lvl)
+        total = len(lib.papers(collection=collection, venue=venue, year=year))
         for warning in lib.topic_warnings(rows):  # on stderr, so --json output stays clean
             err_console.print(f"[yellow]note:[/] {escape(warning)}", highlight=False)
     if as_json:
@@ -57,8 +59,9 @@ def topics(
 @app.command("map")
 def map_command(
     out: Path = typer.Option(..., "--out", help="map.png, map.svg or map.html (self-contained)."),
+    collection: Optional[str] = collection_option(),
     venue: Optional[str] = typer.Option(None, "--venue", help="Only papers of this venue."),
-    year: Optional[int] = typer.Option(None, "--year", help="Only papers of this year."),
+    year: Optional[str] = year_option(),
 ) -> None:
     """Draw a 2-D map of the papers, coloured by topic, with topic labels on the clusters."""
     suffix = out.suffix.lower()
@@ -68,11 +71,11 @@ def map_command(
     from .render_map import render_html, render_image
 
     with user_errors(), open_library() as lib:
-        points = lib.map_points(venue=venue, year=year)
-        rows = lib.topics(venue=venue, year=year)
+        points = lib.map(collection=collection, venue=venue, year=year)
+        rows = lib.topics(collection=collection, venue=venue, year=year)
     if not points:
         fail("no papers match (see `paperscope stats`)")
-    title = " ".join(str(v) for v in (venue, year) if v) or "paperscope library"
+    title = collection or " ".join(str(v) for v in (venue, year) if v) or "paperscope library"
     title = f"{title}: {len(points)} papers, {len(rows)} topics"
     with user_errors():
         if suffix == ".html":
@@ -126,17 +129,15 @@ def compare(
 
 @app.command()
 def trends(
-    query: str = typer.Argument(..., help='Words that must all occur, e.g. "adversarial examples".'),
+    query: Optional[str] = typer.Argument(None, help='Words that must all occur, e.g. "adversarial examples".'),
     venue: Optional[str] = typer.Option(None, "--venue", help="Only this venue's collections (e.g. NIPS)."),
     growth: Optional[List[str]] = typer.Option(None, "--growth", help="Two collections: which topics grew from the first to the second (give it twice)."),
     as_json: bool = typer.Option(False, "--json", help="Print the trend as JSON."),
 ) -> None:
     """The share of papers matching a query per year of a venue; with --growth A --growth B, the
     topics that grew most from collection A to B."""
-    if growth and len(growth) != 2:
-        fail("--growth takes two collections: --growth \"ICLR 2018\" --growth \"ICLR 2020\"")
     with user_errors(), open_library(readonly=True) as lib:
-        result = lib.topic_growth(*growth) if growth else lib.trends(query, venue=venue)
+        result = lib.trends(query, venue=venue, growth=growth)
     if as_json:
         print_json(result)
         return

@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ..filters import YEAR_HELP
-from ..model import InputError
+from ..model import InputError, UsageError
 
 app = typer.Typer(
     name="paperscope",
@@ -27,6 +27,15 @@ app = typer.Typer(
 )
 console = Console()
 err_console = Console(stderr=True)
+
+
+def _flag_type_hidden(option: Any, ctx: Any) -> str | None:
+    """--help shows no type after a flag (`--json <bool>` reads as if it took a value)."""
+    return None if option.is_flag else _shown_type(option, ctx)
+
+
+_shown_type = typer.core.TyperOption.display_type_rich
+typer.core.TyperOption.display_type_rich = _flag_type_hidden  # type: ignore[method-assign]
 
 
 class State:
@@ -65,6 +74,10 @@ def venue_option() -> Any:
 
 def year_option() -> Any:
     return typer.Option(None, "--year", help=f"Only this year or range: {YEAR_HELP}.")
+
+
+def collection_option() -> Any:
+    return typer.Option(None, "--collection", help='Only this collection, e.g. "ICML 2024".')
 
 
 def status_option() -> Any:
@@ -206,6 +219,8 @@ def user_errors() -> Iterator[None]:
     """Turn InputError / ValueError into a clean message and exit code 1."""
     try:
         yield
+    except UsageError as exc:
+        fail(str(exc), 2)
     except (InputError, ValueError, FileNotFoundError) as exc:
         fail(str(exc))
 

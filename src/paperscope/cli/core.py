@@ -1,4 +1,4 @@
-"""Core commands: ingest, list, show, stats, remove."""
+"""Core commands: ingest, papers (also answers to its old name `list`), show, stats, remove."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -23,7 +23,7 @@ def ingest(
     as_json: bool = typer.Option(False, "--json", help="Print the ingest report as JSON."),
 ) -> None:
     """Read paper lists into the library (idempotent: re-ingesting changes nothing)."""
-    from ..store.sqlite import DiskFull
+    from ..library import DiskFull
     from .ingest_report import print_report, print_stopped
 
     with user_errors():
@@ -53,8 +53,8 @@ def _papers_now(lib) -> int | None:
         return None
 
 
-@app.command("list")
-def list_papers(
+@app.command("papers")
+def papers(
     venue: Optional[str] = venue_option(),
     year: Optional[str] = year_option(),
     collection: Optional[str] = typer.Option(None, "--collection", help='A collection name, e.g. "ICML 2024".'),
@@ -62,6 +62,19 @@ def list_papers(
     as_json: bool = json_option(),
 ) -> None:
     """List papers (all of them unless filtered)."""
+    _list_papers(venue, year, collection, limit, as_json)
+
+
+@app.command("list", hidden=True)
+def list_alias(venue: Optional[str] = venue_option(), year: Optional[str] = year_option(),
+               collection: Optional[str] = typer.Option(None, "--collection"),
+               limit: Optional[int] = limit_option(None, 10_000_000), as_json: bool = json_option()) -> None:
+    """The old name of `papers`."""
+    _list_papers(venue, year, collection, limit, as_json)
+
+
+def _list_papers(venue: str | None, year: str | None, collection: str | None, limit: int | None,
+                 as_json: bool) -> None:
     with user_errors(), open_library() as lib:
         papers = lib.papers(venue=venue, year=year, collection=collection, limit=limit)
     if as_json:
@@ -78,10 +91,11 @@ def list_papers(
 
 
 @app.command()
-def show(paper_id: str = typer.Argument(...), as_json: bool = typer.Option(False, "--json")) -> None:
+def show(paper_id: str = typer.Argument(..., help="Paper id (or a unique prefix)."),
+         as_json: bool = typer.Option(False, "--json", help="Print the paper as JSON.")) -> None:
     """Show one paper."""
     with user_errors(), open_library() as lib:
-        paper = lib.paper(paper_id)
+        paper = lib.show(paper_id)
     if paper is None:
         fail(f"no paper with id {paper_id!r}")
     if as_json:
@@ -106,7 +120,7 @@ def show(paper_id: str = typer.Argument(...), as_json: bool = typer.Option(False
 
 
 @app.command()
-def stats(as_json: bool = typer.Option(False, "--json")) -> None:
+def stats(as_json: bool = typer.Option(False, "--json", help="Print the counts as JSON.")) -> None:
     """Papers per collection."""
     with user_errors(), open_library() as lib:
         data = lib.stats()
@@ -125,6 +139,6 @@ def stats(as_json: bool = typer.Option(False, "--json")) -> None:
 def remove(collection: str = typer.Option(..., "--collection", help='e.g. "ICML 2024"')) -> None:
     """Remove a collection (papers in no other collection go too; tags and notes are kept)."""
     with user_errors(), open_library() as lib:
-        out = lib.remove_collection(collection)
+        out = lib.remove(collection=collection)
     console.print(f"removed {collection}: {out['memberships']} memberships, {out['papers_removed']} papers",
                   highlight=False, markup=False)

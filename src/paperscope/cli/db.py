@@ -18,10 +18,10 @@ FOLDER_HELP = "Where the server keeps its data (default: the per-user data dir).
 def db_start(folder: Optional[Path] = typer.Option(None, "--dir", help=FOLDER_HELP),
              database: str = typer.Option("paperscope", "--database", help="Database to create and use.")) -> None:
     """Start the server (if not running) and print the library URL to pass as --db or $PAPERSCOPE_DB."""
-    from ..store import server
+    from ..library import Library
 
     with user_errors():
-        url = server.start(folder, database)
+        url = Library.db_start(folder, database)
     err_console.print("PostgreSQL is running; use it with:", highlight=False)
     typer.echo(url)
 
@@ -29,10 +29,10 @@ def db_start(folder: Optional[Path] = typer.Option(None, "--dir", help=FOLDER_HE
 @db_app.command("stop")
 def db_stop(folder: Optional[Path] = typer.Option(None, "--dir", help=FOLDER_HELP)) -> None:
     """Stop the server."""
-    from ..store import server
+    from ..library import Library
 
     with user_errors():
-        stopped = server.stop(folder)
+        stopped = Library.db_stop(folder)
     console.print("stopped" if stopped else "no server was running there", highlight=False)
 
 
@@ -45,7 +45,7 @@ def copy_library(source: str = typer.Argument(..., help="Library to copy from: a
 
     with user_errors(), Library.open(source, readonly=True) as src, Library.open(dest) as target, \
             progress_bar(not as_json) as progress:
-        counts = target.copy_from(src, progress=progress)
+        counts = target.copy(src, progress=progress)
     if as_json:
         print_json(counts)
         return

@@ -8,8 +8,8 @@ from typing import List, Optional
 import typer
 from rich.markup import escape
 
-from .common import (app, console, fail, json_option, limit_option, open_library, print_json, user_errors,
-                     venue_option, year_option)
+from .common import (app, console, fail, json_option, limit_option, open_library, print_json, title_markup,
+                     user_errors, venue_option, year_option)
 
 
 def aggregate_option(default: str):
@@ -68,8 +68,7 @@ def match(
     for h in hits:
         p = h.paper
         where = " ".join(str(x) for x in (p.get("venue"), p.get("year")) if x)
-        title = p.get("title") or p.get("label") or "(untitled)"
-        console.print(f"[bold]{h.rank:>3}.[/] [bold cyan]{escape(title)}[/]  [dim]{escape(where)} · {h.id} · "
+        console.print(f"[bold]{h.rank:>3}.[/] {title_markup(p, 'bold cyan')}  [dim]{escape(where)} · {h.id} · "
                       f"score {h.score:.3f}[/]", highlight=False)
         ev = h.why or {}
         drivers = ev.get("profile") or []
@@ -85,10 +84,11 @@ def match(
 def reviewers(
     paper_id: Optional[str] = typer.Argument(None, help="Paper id (or a unique prefix)."),
     text: Optional[str] = typer.Option(None, "--text", help="A draft's title and abstract instead of a paper."),
-    exclude_authors: bool = typer.Option(True, "--exclude-authors/--keep-authors",
-                                         help="Leave out the paper's own authors (conflicts of interest)."),
-    exclude_coauthors: bool = typer.Option(True, "--exclude-coauthors/--keep-coauthors",
-                                           help="Also leave out everyone who wrote a paper of the library with them."),
+    file: Optional[Path] = typer.Option(None, "--file", help="Read the draft's title and abstract from this file."),
+    keep_authors: bool = typer.Option(False, "--keep-authors/--exclude-authors",
+                                      help="Keep the paper's own authors (left out by default: conflicts of interest)."),
+    keep_coauthors: bool = typer.Option(False, "--keep-coauthors/--exclude-coauthors",
+                                        help="Keep everyone who wrote a paper of the library with them (left out by default)."),
     conflict: Optional[List[str]] = typer.Option(None, "--conflict", help="A name to leave out with their co-authors (repeat)."),
     min_papers: int = typer.Option(2, "--min-papers", min=1, help="Only authors with at least this many papers here."),
     venue: Optional[str] = venue_option(),
@@ -99,16 +99,20 @@ def reviewers(
     recency: Optional[float] = recency_option("the library's newest"),
 ) -> None:
     """Suggest reviewers for a paper or a draft: authors whose papers fit it, with evidence."""
-    if (paper_id is None) == (text is None):
-        fail("give a paper id or --text (not both)", code=2)
+    if text is not None and file is not None:
+        fail("give --text or --file, not both", code=2)
     from ..search.embedder import preload
+    from .search import draft_text
 
+    with user_errors():  # a bad file is told before the model starts loading
+        if file is not None:
+            text = draft_text(file)
     preload()
     with user_errors():
         lib = open_library(readonly=True)
         try:
-            out = lib.reviewers(paper_id, text=text, limit=limit, exclude_authors=exclude_authors,
-                                exclude_coauthors=exclude_coauthors, conflicts=conflict or [],
+            out = lib.reviewers(paper_id, text=text, limit=limit, keep_authors=keep_authors,
+                                keep_coauthors=keep_coauthors, conflicts=conflict or [],
                                 min_papers=min_papers, venue=venue, year=year, aggregate=aggregate,
                                 recency=recency)
         finally:

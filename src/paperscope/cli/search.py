@@ -10,7 +10,8 @@ from rich.markup import escape
 from ..filters import MODES
 from ..model import Hit
 from .common import (app, code_option, console, err_console, fail, json_option, limit_option, open_library,
-                     print_json, status_option, type_option, user_errors, venue_option, year_option)
+                     print_json, status_option, type_option, user_errors, venue_option,
+                     year_option)
 
 
 @app.command()
@@ -66,6 +67,17 @@ def _searched_as(text: str, as_json: bool) -> None:
 MAX_DRAFT = 4_000_000  # characters of a draft read by --file (the web form takes as many bytes)
 
 
+def draft_text(file: Path) -> str:
+    """A draft given as --file: a device, a huge or binary file gives a message, not a hang;
+    ValueError naming the file when it is empty."""
+    from ..sources.textio import read_text_file
+
+    text = read_text_file(file, MAX_DRAFT)
+    if not text.strip():
+        raise ValueError(f"{file} is empty")
+    return text
+
+
 @app.command()
 def related(
     paper_id: Optional[str] = typer.Argument(None, help="A paper id or unique prefix (from list/search/show)."),
@@ -77,17 +89,13 @@ def related(
     as_json: bool = json_option(),
 ) -> None:
     """Papers related to a paper, or to your own text (--text / --file)."""
-    given = [x for x in (paper_id, text, file) if x]
-    if len(given) != 1:
-        fail("give exactly one of: a paper id, --text, --file", code=2)
+    if text is not None and file is not None:
+        fail("give --text or --file, not both", code=2)
     from ..search.embedder import preload
-    from ..sources.textio import read_text_file
 
     with user_errors():  # a bad file is told before the model starts loading
-        if file is not None:  # a device, a huge or binary file: a message, not a hang
-            text = read_text_file(file, MAX_DRAFT)
-            if not text.strip():
-                raise ValueError(f"{file} is empty")
+        if file is not None:
+            text = draft_text(file)
     preload()
     with user_errors():
         lib = open_library(readonly=True)

@@ -14,20 +14,21 @@ from .common import (app, check_output, console, err_console, fail, json_option,
 
 
 @app.command()
-def tag(paper_id: str = typer.Argument(..., help="Paper id (or unique prefix; several: ID,ID)."),
+def tag(paper_ids: str = typer.Argument(..., help="Paper id (or unique prefix; several: ID,ID)."),
         tags: List[str] = typer.Argument(..., help="One or more tags.")) -> None:
     """Tag a paper."""
     with user_errors(), open_library() as lib:
-        out = lib.tag(paper_id.split(","), tags)
+        out = lib.tag(paper_ids.split(","), tags)
     console.print(f"tagged {len(out['papers'])} paper(s) with {', '.join(out['tags'])} "
                   f"({out['added']} new)", highlight=False, markup=False)
 
 
 @app.command()
-def untag(paper_id: str = typer.Argument(...), tags: List[str] = typer.Argument(...)) -> None:
+def untag(paper_ids: str = typer.Argument(..., help="Paper id (or unique prefix; several: ID,ID)."),
+          tags: List[str] = typer.Argument(..., help="One or more tags.")) -> None:
     """Remove tags from a paper."""
     with user_errors(), open_library() as lib:
-        out = lib.untag(paper_id.split(","), tags)
+        out = lib.untag(paper_ids.split(","), tags)
     console.print(f"removed {out['removed']} tag(s)", highlight=False)
 
 
@@ -69,10 +70,10 @@ def star(paper_id: str = typer.Argument(...), off: bool = typer.Option(False, "-
 
 
 @app.command("read")
-def mark_read(paper_id: str = typer.Argument(...), off: bool = typer.Option(False, "--off", help="Mark unread.")) -> None:
+def read(paper_id: str = typer.Argument(...), off: bool = typer.Option(False, "--off", help="Mark unread.")) -> None:
     """Mark a paper read."""
     with user_errors(), open_library() as lib:
-        paper = lib.mark_read(paper_id, not off)
+        paper = lib.read(paper_id, not off)
     console.print(f"{'read' if paper['read'] else 'unread'}: {title_markup(paper)}", highlight=False)
 
 
@@ -82,21 +83,21 @@ def irrelevant(paper_id: str = typer.Argument(...),
                off: bool = typer.Option(False, "--off", help="Take the mark back.")) -> None:
     """Mark a paper "not relevant": recommendations learn from it and never show it."""
     with user_errors(), open_library() as lib:
-        paper = lib.mark_irrelevant(paper_id, not off, tag=tag)
+        paper = lib.irrelevant(paper_id, not off, tag=tag)
     scope = f" for {tag}" if tag else ""
     console.print(f"{'not relevant' if not off else 'relevant again'}{escape(scope)}: {title_markup(paper)}",
                   highlight=False)
 
 
 @app.command()
-def mine(tag: Optional[str] = typer.Option(None, "--tag"),
-         starred: bool = typer.Option(False, "--starred"),
-         read: bool = typer.Option(False, "--read"),
-         noted: bool = typer.Option(False, "--noted"),
-         as_json: bool = typer.Option(False, "--json")) -> None:
+def mine(tag: Optional[str] = typer.Option(None, "--tag", help="Only the papers with this tag."),
+         starred: bool = typer.Option(False, "--starred", help="Only starred papers."),
+         read: bool = typer.Option(False, "--read", help="Only papers marked read."),
+         noted: bool = typer.Option(False, "--noted", help="Only papers with a note."),
+         as_json: bool = json_option()) -> None:
     """My library: papers with a tag, a star, a read mark or a note."""
     with user_errors(), open_library() as lib:
-        papers = lib.my_papers(tag=tag, starred=starred, read=read, noted=noted)
+        papers = lib.mine(tag=tag, starred=starred, read=read, noted=noted)
     if as_json:
         print_json(papers)
         return
@@ -145,9 +146,9 @@ def recommend(tag: Optional[str] = typer.Option(None, "--tag", help="Learn from 
 
 @app.command("export")
 def export_cmd(fmt: str = typer.Option(..., "--format", "-f", help="bibtex | ris | csljson | csv | jsonl | markdown"),
-               tag: Optional[str] = typer.Option(None, "--tag"),
-               query: Optional[str] = typer.Option(None, "--query"),
-               collection: Optional[str] = typer.Option(None, "--collection"),
+               tag: Optional[str] = typer.Option(None, "--tag", help="The papers carrying this tag."),
+               query: Optional[str] = typer.Option(None, "--query", help="The top results of this search (see --limit)."),
+               collection: Optional[str] = typer.Option(None, "--collection", help='A collection, e.g. "ICML 2024".'),
                ids: Optional[str] = typer.Option(None, "--ids", help="ID,ID,..."),
                limit: Optional[int] = typer.Option(None, "--limit", min=1),
                skip_untitled: bool = typer.Option(False, "--skip-untitled",

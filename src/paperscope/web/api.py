@@ -1,6 +1,7 @@
 """JSON API under /api. Each route validates its parameters, calls one `Library` method and
-returns its result unchanged, so the JSON is the CLI's `--json` output. Writes (tags, notes,
-star, read, fetch) go through `check_write`."""
+returns its result unchanged, so the JSON is the CLI's `--json` output; routes and parameters
+carry the names of `names.py` (a query is `query`, a paper `paper_id`; the old `q`, `id` and
+`paper` are still accepted). Writes (tags, notes, star, read, fetch) go through `check_write`."""
 from __future__ import annotations
 
 import re
@@ -10,7 +11,9 @@ import orjson
 from fastapi import APIRouter, Body, Depends, HTTPException, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 
-from .deps import ID_PATTERN, Collection, Flag, Mode, Venue, Year, check_write, hits_json, pool
+from .bodies import json_object
+from .deps import (ID_PATTERN, Collection, Flag, Mode, OldId, OldQuery, Venue, Year, check_write, either,
+                   hits_json, pool)
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -54,16 +57,16 @@ def papers(request: Request, collection: Collection = None, venue: Venue = None,
            limit: Annotated[int, Query(ge=1, le=500)] = 50,
            offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0) -> JSONResponse:
     with pool(request) as lib:
-        page = lib.browse(collection=collection, venue=venue, year=year, sort=sort,
+        page = lib.papers_page(collection=collection, venue=venue, year=year, sort=sort,
                           paper_type=paper_type, exclude_type=exclude_type, has_code=has_code,
                           status=status, topic=topic, limit=limit, offset=offset)
     return json(page["papers"], **{"X-Total-Count": str(page["total"])})
 
 
 @router.get("/papers/{paper_id}", summary="One paper (= `paperscope show ID --json`)")
-def paper(request: Request, paper_id: PaperId) -> JSONResponse:
+def show(request: Request, paper_id: PaperId) -> JSONResponse:
     with pool(request) as lib:
-        found = lib.paper(paper_id)
+        found = lib.show(paper_id)
     if found is None:
         raise HTTPException(404, f"no paper with id {paper_id!r}")
     return json(found)
@@ -73,8 +76,7 @@ def paper(request: Request, paper_id: PaperId) -> JSONResponse:
 def related_to_paper(request: Request, paper_id: PaperId, venue: Venue = None, year: Year = None,
                      limit: Annotated[int, Query(ge=1, le=100)] = 10) -> JSONResponse:
     with pool(request) as lib:
-        if lib.paper(paper_id) is None:
-            raise HTTPException(404, f"no paper with id {paper_id!r}")
+        _exists(lib, paper_id)
         return json(hits_json(lib.related(paper_id, limit=limit, venue=venue, year=year)))
 
 
@@ -84,13 +86,14 @@ def related_to_paper(request: Request, paper_id: PaperId, venue: Venue = None, y
                         "`topic` = a coarse topic id of `collection`) narrow the query's own filters. "
                         "Each result says `weak` (a weak match) and `total`; the `X-Total-Count` header "
                         "is how many papers matched at all.")
-def search(request: Request, q: Annotated[str, Query(min_length=1, max_length=1000)],
-           mode: Mode = "hybrid", collection: Collection = None, venue: Venue = None, year: Year = None,
+def search(request: Request, query: Annotated[Optional[str], Query(min_length=1, max_length=1000)] = None,
+           q: OldQuery = None, mode: Mode = "hybrid", collection: Collection = None, venue: Venue = None, year: Year = None,
            status: Flag = None, paper_type: Annotated[Optional[str], Query(alias="type", max_length=60)] = None,
            has_code: Optional[bool] = None, topic: Annotated[Optional[int], Query(ge=0, le=10_000)] = None,
            limit: Annotated[int, Query(ge=1, le=500)] = 20, explain: bool = False) -> JSONResponse:
+    query = either(query, q, "query")
     with pool(request) as lib:
-        hits = lib.search(q, limit=limit, mode=mode, explain=explain, collection=collection, venue=venue,
+        hits = lib.search(query, limit=limit, mode=mode, explain=explain, collection=collection, venue=venue,
                           year=year, status=status, paper_type=paper_type, has_code=has_code, topic=topic)
     total = hits[0].total if hits and hits[0].total is not None else len(hits)
     return json(hits_json(hits), **{"X-Total-Count": str(total)})
@@ -98,11 +101,11 @@ def search(request: Request, q: Annotated[str, Query(min_length=1, max_length=10
 
 @router.get("/related", summary="Related papers by paper id or by text (= `paperscope related --json`)")
 def related(request: Request,
-            id: Annotated[Optional[str], Query(pattern=ID_PATTERN)] = None,
+            paper_id: Annotated[Optional[str], Query(pattern=ID_PATTERN)] = None, id: OldId = None,
             text: Annotated[Optional[str], Query(max_length=20_000)] = None,
             venue: Venue = None, year: Year = None,
             limit: Annotated[int, Query(ge=1, le=100)] = 10) -> JSONResponse:
-    return _related(request, id, text, venue, year, limit)
+    return _related(request, paper_id or id, text, venue, year, limit)
 
 
 @router.post("/related", summary="Related papers for a pasted draft (JSON body)")
@@ -116,11 +119,9 @@ def related_post(request: Request,
 
 def _related(request: Request, paper_id: str | None, text: str | None, venue: str | None,
              year: str | None, limit: int) -> JSONResponse:
-    if bool(paper_id) == bool(text and text.strip()):
-        raise HTTPException(400, "give exactly one of `id` or `text`")
     with pool(request) as lib:
-        if paper_id and lib.paper(paper_id) is None:
-            raise HTTPException(404, f"no paper with id {paper_id!r}")
+        if paper_id:
+            _exists(lib, paper_id)
         return json(hits_json(lib.related(paper_id, text=text, limit=limit, venue=venue, year=year)))
 
 
@@ -129,7 +130,7 @@ def _related(request: Request, paper_id: str | None, text: str | None, venue: st
 def topics(request: Request, collection: Collection = None, venue: Venue = None, year: Year = None,
            level: Literal["coarse", "fine"] = "coarse") -> JSONResponse:
     with pool(request) as lib:
-        found = lib.topics(**scope_of(lib, collection, venue, year), level=level)
+        found = lib.topics(collection=collection, venue=venue, year=year, level=level)
         response = json(found)
         if (warnings := lib.topic_warnings(found)):  # e.g. fine topics on a few dozen papers
             response.headers[WARNING_HEADER] = "; ".join(warnings)
@@ -140,7 +141,7 @@ def topics(request: Request, collection: Collection = None, venue: Venue = None,
 def map_points(request: Request, collection: Collection = None, venue: Venue = None,
                year: Year = None) -> JSONResponse:
     with pool(request) as lib:
-        return json(lib.map_points(**scope_of(lib, collection, venue, year)))
+        return json(lib.map(collection=collection, venue=venue, year=year))
 
 
 @router.get("/compare", summary="Compare two collections or venues (= `paperscope compare A B --json`)")
@@ -150,28 +151,78 @@ def compare(request: Request, a: Annotated[str, Query(min_length=1, max_length=2
         return json(lib.compare(a, b))
 
 
-@router.get("/trends", summary="Share of a venue's papers containing a query, per year (= `paperscope trends Q --json`)")
-def trends(request: Request, q: Annotated[str, Query(min_length=1, max_length=300)],
-           venue: Venue = None) -> JSONResponse:
+@router.get("/trends", summary="Share of a venue's papers containing a query, per year (= `paperscope trends Q --json`); "
+                              "with growth=A&growth=B, the topics that grew from collection A to B "
+                              "(= `paperscope trends --growth A --growth B --json`)")
+def trends(request: Request, query: Annotated[Optional[str], Query(min_length=1, max_length=300)] = None,
+           q: OldQuery = None, venue: Venue = None,
+           growth: Annotated[Optional[list[Annotated[str, Query(max_length=200)]]],
+                             Query(max_length=2, description="two collections")] = None) -> JSONResponse:
     with pool(request) as lib:
-        return json(lib.trends(q, venue=venue))
+        return json(lib.trends(query or q, venue=venue, growth=growth))
 
 
-@router.get("/trends/topics", summary="Topics ordered by growth from collection a to b (= `paperscope trends --growth a --growth b`)")
-def topic_growth(request: Request, a: Annotated[str, Query(min_length=1, max_length=200)],
-                 b: Annotated[str, Query(min_length=1, max_length=200)]) -> JSONResponse:
+@router.get("/trends/topics", include_in_schema=False)
+def trends_topics(request: Request, a: Annotated[str, Query(min_length=1, max_length=200)],
+                  b: Annotated[str, Query(min_length=1, max_length=200)]) -> JSONResponse:
+    """The old address of `/api/trends?growth=A&growth=B`."""
     with pool(request) as lib:
-        return json(lib.topic_growth(a, b))
+        return json(lib.trends(growth=[a, b]))
 
 
-def scope_of(lib: Any, collection: str | None, venue: str | None, year: int | None) -> dict[str, Any]:
-    """A collection name as the venue + year the analysis functions take."""
-    if collection:
-        for c in lib.collections():
-            if c["name"].casefold() == collection.casefold():
-                return {"venue": c["venue"], "year": c["year"]}
-        raise HTTPException(404, f"no collection named {collection!r}")
-    return {"venue": venue, "year": year}
+# ---------------------------------------------------------------------- expertise
+ExpertLimit = Annotated[int, Query(ge=1, le=200)]
+MAX_PROFILE = 2_000_000  # bytes of a profile's papers
+
+
+@router.post("/match", tags=["expertise"], summary="Papers ranked for a profile (= `paperscope match --json`)")
+async def match(request: Request, collection: Collection = None, venue: Venue = None, year: Year = None,
+                limit: ExpertLimit = 20) -> JSONResponse:
+    """Body: JSON {"papers": "<BibTeX / RIS / JSON text>"} or {"ids": [paper ids]} or
+    {"texts": [abstracts]}."""
+    body = await request.body()
+    if len(body) > MAX_PROFILE:
+        raise HTTPException(413, "profile too large")
+    data = json_object(body, '{"papers": ...} | {"ids": [...]} | {"texts": [...]}')
+    from starlette.concurrency import run_in_threadpool
+
+    return await run_in_threadpool(_match, request, data, collection, venue, year, limit)
+
+
+def _match(request: Request, data: dict[str, Any], collection: str | None, venue: str | None,
+           year: str | None, limit: int) -> JSONResponse:
+    with pool(request) as lib:
+        if isinstance(data.get("papers"), str):
+            prof = lib.profile(pasted=data["papers"])
+        elif isinstance(data.get("ids"), list) or isinstance(data.get("texts"), list):
+            prof = lib.profile([str(x) for x in (data.get("ids") or data.get("texts"))][:500])
+        else:
+            raise HTTPException(400, 'give "papers" (text), "ids" or "texts" (lists)')
+        hits = lib.match(prof, collection=collection, venue=venue, year=year, limit=limit)
+    return json({"profile": prof.describe(), "results": hits_json(hits)})
+
+
+@router.get("/reviewers", tags=["expertise"], summary="Authors suggested for a paper or a draft (= `paperscope reviewers --json`)")
+def reviewers(request: Request, paper_id: Annotated[Optional[str], Query(pattern=ID_PATTERN)] = None,
+              paper: OldId = None, text: Annotated[Optional[str], Query(max_length=20_000)] = None,
+              keep_authors: bool = False, keep_coauthors: bool = False, collection: Collection = None,
+              venue: Venue = None, year: Year = None, limit: ExpertLimit = 10) -> JSONResponse:
+    """Authors suggested for a paper (or a text), conflicts of interest left out."""
+    with pool(request) as lib:
+        out = lib.reviewers(paper_id or paper, text=text, limit=limit, keep_authors=keep_authors,
+                            keep_coauthors=keep_coauthors, collection=collection, venue=venue, year=year)
+    return json({**out, "reviewers": [a.to_json() for a in out["reviewers"]]})
+
+
+@router.get("/experts", tags=["expertise"], summary="Authors who work on a topic (= `paperscope experts --json`)")
+def experts(request: Request, query: Annotated[Optional[str], Query(min_length=1, max_length=2000)] = None,
+            q: OldQuery = None, collection: Collection = None, venue: Venue = None, year: Year = None,
+            limit: ExpertLimit = 10) -> JSONResponse:
+    """Authors who work on a topic, with the papers that show it."""
+    query = either(query, q, "query")
+    with pool(request) as lib:
+        return json([a.to_json() for a in lib.experts(query, limit=limit, collection=collection,
+                                                      venue=venue, year=year)])
 
 
 # ---------------------------------------------------------------------- personal library
@@ -187,7 +238,7 @@ def add_tags(request: Request, paper_id: PaperId,
     with pool(request) as lib:
         _exists(lib, paper_id)
         lib.tag(paper_id, tags)
-        return json(lib.paper(paper_id))
+        return json(lib.show(paper_id))
 
 
 @router.delete("/papers/{paper_id}/tags/{tag:path}", summary="Remove a tag from a paper",
@@ -197,7 +248,7 @@ def remove_tag(request: Request, paper_id: PaperId,
     with pool(request) as lib:
         _exists(lib, paper_id)
         lib.untag(paper_id, [tag])
-        return json(lib.paper(paper_id))
+        return json(lib.show(paper_id))
 
 
 @router.put("/papers/{paper_id}/note", summary="Set (or clear with an empty text) a paper's note",
@@ -217,10 +268,10 @@ def set_star(request: Request, paper_id: PaperId, starred: Annotated[bool, Body(
 
 
 @router.put("/papers/{paper_id}/read", summary="Mark a paper read or unread", dependencies=[Depends(check_write)])
-def set_read(request: Request, paper_id: PaperId, read: Annotated[bool, Body(embed=True)]) -> JSONResponse:
+def read(request: Request, paper_id: PaperId, read: Annotated[bool, Body(embed=True)]) -> JSONResponse:
     with pool(request) as lib:
         _exists(lib, paper_id)
-        return json(lib.mark_read(paper_id, read))
+        return json(lib.read(paper_id, read))
 
 
 @router.post("/fetch", summary="Fetch a venue's accepted papers from its source (= `paperscope fetch --json`)",
@@ -262,7 +313,7 @@ def set_irrelevant(request: Request, paper_id: PaperId, irrelevant: Annotated[bo
                    tag: Annotated[Optional[str], Body(max_length=80)] = None) -> JSONResponse:
     with pool(request) as lib:
         _exists(lib, paper_id)
-        return json(lib.mark_irrelevant(paper_id, irrelevant, tag=tag))
+        return json(lib.irrelevant(paper_id, irrelevant, tag=tag))
 
 
 @router.get("/recommend", summary="Papers recommended from a tag (= `paperscope recommend --json`)")
@@ -282,7 +333,7 @@ WARNING_HEADER = "X-Paperscope-Warning"
 
 
 @router.get("/export", summary="A reading list as BibTeX, RIS, CSL JSON, CSV, JSONL or Markdown (= `paperscope export`)",
-            description="Choose the papers by one of `tag`, `q` (a search), `collection` or `ids` (comma-separated), "
+            description="Choose the papers by one of `tag`, `query` (a search), `collection` or `ids` (comma-separated), "
                         "or none for the whole library. Entries whose title is derived (the list gave none) or "
                         "whose authors are unknown are marked in the entry; the counts are in the headers "
                         "`X-Paperscope-Entries`, `X-Paperscope-Untitled`, `X-Paperscope-No-Authors` and "
@@ -291,7 +342,7 @@ WARNING_HEADER = "X-Paperscope-Warning"
                         "(= `--skip-untitled`).")
 def export(request: Request, format: Literal["bibtex", "ris", "csljson", "csv", "jsonl", "markdown"] = "bibtex",
            tag: Annotated[Optional[str], Query(max_length=80)] = None,
-           q: Annotated[Optional[str], Query(max_length=1000)] = None,
+           query: Annotated[Optional[str], Query(max_length=1000)] = None, q: OldQuery = None,
            collection: Collection = None,
            ids: Annotated[Optional[str], Query(max_length=20_000, pattern=r"^[A-Za-z0-9_.:,-]*$",
                                                description="paper ids, comma-separated")] = None,
@@ -299,12 +350,13 @@ def export(request: Request, format: Literal["bibtex", "ris", "csljson", "csv", 
            skip_untitled: bool = False) -> Response:
     lines: list[str] = []
     reports: list[Any] = []
+    query = query or q
     with pool(request) as lib:
-        text = lib.export(format, tag=tag, query=q, collection=collection,
+        text = lib.export(format, tag=tag, query=query, collection=collection,
                           ids=[x for x in ids.split(",") if x] if ids else None, limit=limit,
                           skip_untitled=skip_untitled, on_missing=lines.append, on_report=reports.append)
     media, ext = EXPORT_TYPES[format]
-    name = re.sub(r"[^A-Za-z0-9_-]+", "-", tag or collection or q or "library").strip("-")[:60] or "library"
+    name = re.sub(r"[^A-Za-z0-9_-]+", "-", tag or collection or query or "library").strip("-")[:60] or "library"
     report = reports[0]
     headers = {"Content-Disposition": f'attachment; filename="paperscope-{name}.{ext}"',
                "X-Paperscope-Entries": str(report.entries), "X-Paperscope-Untitled": str(report.untitled),
@@ -317,5 +369,5 @@ def export(request: Request, format: Literal["bibtex", "ris", "csljson", "csv", 
 
 
 def _exists(lib: Any, paper_id: str) -> None:
-    if lib.paper(paper_id) is None:
+    if lib.show(paper_id) is None:
         raise HTTPException(404, f"no paper with id {paper_id!r}")

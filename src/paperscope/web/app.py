@@ -74,7 +74,7 @@ class LibraryPool:
 
     @staticmethod
     def _data_version(lib: Library) -> int:
-        return lib.store.data_version()
+        return lib.data_version()
 
     def _acquire(self) -> Library:
         try:

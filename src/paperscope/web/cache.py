@@ -1,7 +1,7 @@
 """A response cache for a shared server: GET pages and API answers are kept (LRU) by URL and
 interface language, and all dropped the moment the library file changes.
 
-Change detection asks a store handle of its own for the library's data version: it moves
+Change detection asks a library handle of its own for the library's data version: it moves
 whenever any other connection (a request that tagged a paper, a CLI ingest in another process)
 commits. Everything a response shows comes from the library file, the URL and the
 language cookie, so a cached answer is exactly what a fresh render would produce.
@@ -12,7 +12,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from ..store import open_store
+from ..library import Library
 
 SKIP_PREFIXES = ("/static/", "/lang/")
 
@@ -25,7 +25,7 @@ class ResponseCache:
         self.size = size
         self.max_body = max_body
         self.entries: OrderedDict[tuple, tuple[list, bytes]] = OrderedDict()
-        self.watch = open_store(db_path, readonly=True)
+        self.watch = Library.open(db_path, readonly=True)
         self.version = self._version()
         self.hits = self.misses = 0
 

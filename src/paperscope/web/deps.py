@@ -17,6 +17,16 @@ Collection = Annotated[Optional[str], Query(max_length=200, description='collect
 Venue = Annotated[Optional[str], Query(max_length=200, description='venue, e.g. "ICML"')]
 Year = Annotated[Optional[str], Query(max_length=20, description=f"a year or a range: {YEAR_HELP}")]
 Flag = Annotated[Optional[str], Query(max_length=60)]
+# Old parameter names still accepted (names.RETIRED_PARAMS), not shown in the API reference.
+OldQuery = Annotated[Optional[str], Query(min_length=1, max_length=2000, include_in_schema=False)]
+OldId = Annotated[Optional[str], Query(pattern=ID_PATTERN, include_in_schema=False)]
+
+
+def either(value: str | None, old: str | None, name: str) -> str:
+    """A required parameter given by its name or by its old one; 422 naming it when neither."""
+    if value is None and old is None:
+        raise HTTPException(422, f"invalid parameters: {name}: Field required")
+    return value if value is not None else old  # type: ignore[return-value]
 
 
 def pool(request: Request):

@@ -18,15 +18,6 @@ Name = Annotated[Optional[str], Query(max_length=200)]
 PER_PAGE = 50
 
 
-def _find_collection(collections: list[dict[str, Any]], name: str | None) -> dict[str, Any] | None:
-    if not name:
-        return None
-    for c in collections:
-        if c["name"].casefold() == name.casefold():
-            return c
-    return None
-
-
 def _flag(value: str | None) -> bool | None:
     return True if value in ("1", "true", "on", "yes") else None
 
@@ -54,10 +45,10 @@ def collection_page(request: Request, collection: str,
     if len(collection) > 200:
         raise HTTPException(422, "collection name too long")
     with pool(request) as lib:
-        found = _find_collection(lib.collections(), collection)
+        found = lib.find_collection(collection)
         if found is None:
             raise HTTPException(404, f"no collection named {collection!r}")
-        result = lib.browse(collection=found["name"], sort=sort, paper_type=type or None,
+        result = lib.papers_page(collection=found["name"], sort=sort, paper_type=type or None,
                             exclude_type=exclude_type or None, status=status or None,
                             has_code=_flag(has_code), limit=limit, offset=offset)
         facets = lib.facets(found["name"])
@@ -84,10 +75,10 @@ def _search_context(request: Request, q: str, mode: str, collection: str | None,
     with pool(request) as lib:
         collections = lib.collections()
         hits: list[dict[str, Any]] = []
-        scope = _find_collection(collections, collection)
+        scope = lib.find_collection(collection)
         if collection and scope is None:
             raise HTTPException(404, f"no collection named {collection!r}")
-        topics = lib.topics(venue=scope["venue"], year=scope["year"]) if scope and (topic_menu or topic) else []
+        topics = lib.topics(collection=scope["name"]) if scope and (topic_menu or topic) else []
         topic_id = int(topic) if topic and topic.isdigit() and scope else None
         if topic_id is not None and topic_menu and not any(tp["id"] == topic_id for tp in topics):
             topic_id = None
@@ -131,7 +122,7 @@ def paper_page(request: Request, paper_id: str) -> HTMLResponse:
     if not re.match(ID_PATTERN, paper_id):
         raise HTTPException(404, "no paper with this id")
     with pool(request) as lib:
-        found = lib.paper(paper_id)
+        found = lib.show(paper_id)
         if found is None:
             raise HTTPException(404, f"no paper with id {paper_id!r}")
         related = lib.related(paper_id, limit=8)
@@ -170,11 +161,10 @@ def related_page(request: Request, text: Annotated[str, Query(max_length=DRAFT_C
     hits: list[dict[str, Any]] = []
     with pool(request) as lib:
         collections = lib.collections()
-        scope = _find_collection(collections, collection)
+        scope = lib.find_collection(collection)
         if text.strip():
-            hits = [present_hit(r) for r in lib.related(
-                text=text, limit=20, venue=scope["venue"] if scope else None,
-                year=scope["year"] if scope else None)]
+            hits = [present_hit(r) for r in lib.related(text=text, limit=20,
+                                                        collection=scope["name"] if scope else None)]
     return page(request, "related.html", {"text": text, "hits": hits, "collections": collections,
                                           "params": {"collection": collection}})
 
@@ -189,11 +179,9 @@ def topics_page(request: Request, collection: Name = None,
     current, papers, pg, previews = None, [], Paging(0, 0, PER_PAGE), {}
     with pool(request) as lib:
         collections = lib.collections()
-        scope = _find_collection(collections, collection) or (collections[0] if collections and not collection else None)
-        if collection and scope is None:
-            raise HTTPException(404, f"no collection named {collection!r}")
+        scope = _scope(lib, collections, collection)
         if scope:
-            topics = lib.topics(venue=scope["venue"], year=scope["year"], level=level)
+            topics = lib.topics(collection=scope["name"], level=level)
             wanted = topic if topic is not None else None
             current = next((tp for tp in _walk(topics) if str(tp.get("id")) == wanted), None)
             if current is not None:
@@ -209,6 +197,16 @@ def topics_page(request: Request, collection: Name = None,
                                          "pg": pg, "params": params, "collections": collections,
                                          "previews": previews if scope else {}, "total": total,
                                          "warnings": warnings})
+
+
+def _scope(lib: Any, collections: list[dict[str, Any]], name: str | None) -> dict[str, Any] | None:
+    """The collection a topics or map page shows: the one named (404 if unknown), else the first."""
+    if not name:
+        return collections[0] if collections else None
+    found = lib.find_collection(name)
+    if found is None:
+        raise HTTPException(404, f"no collection named {name!r}")
+    return found
 
 
 TOPIC_PREVIEW = 5
@@ -233,9 +231,7 @@ def map_page(request: Request, collection: Name = None,
              focus: Annotated[Optional[str], Query(pattern=ID_PATTERN)] = None) -> HTMLResponse:
     with pool(request) as lib:
         collections = lib.collections()
-    scope = _find_collection(collections, collection) or (collections[0] if collections and not collection else None)
-    if collection and scope is None:
-        raise HTTPException(404, f"no collection named {collection!r}")
+        scope = _scope(lib, collections, collection)
     params = {"collection": scope["name"] if scope else None, "q": q, "focus": focus}
     return page(request, "map.html", {"params": params, "collections": collections, "scope": scope})
 
@@ -281,16 +277,23 @@ def trends_page(request: Request, q: Annotated[str, Query(max_length=300)] = "",
             if q.strip():
                 trend = lib.trends(q, venue=venue or None)
             if a and b:
-                growth = lib.topic_growth(a, b)
+                growth = lib.trends(growth=[a, b])
         except InputError as exc:
             problem = str(exc)
-    of_venue = [c for c in collections if c.get("venue") == venue and c.get("year")]
-    of_venue.sort(key=lambda c: c["year"])
-    if not (a and b) and len(of_venue) >= 2:
-        a, b = of_venue[0]["name"], of_venue[-1]["name"]
+    if not (a and b):
+        a, b = _growth_pair(collections, venue)
     return page(request, "trends.html", {"trend": trend, "growth": growth, "problem": problem, "venues": venues,
                                          "collections": collections,
                                          "params": {"q": q, "venue": venue, "a": a, "b": b}})
+
+
+def _growth_pair(collections: list[dict[str, Any]], venue: str | None) -> tuple[str | None, str | None]:
+    """Two different collections to offer for "which topics grew": the venue's first and last
+    year, else the oldest and newest collections (never one collection twice)."""
+    dated = sorted((c for c in collections if c.get("year")), key=lambda c: (c["year"], c["name"]))
+    of_venue = [c for c in dated if c.get("venue") == venue]
+    pick = of_venue if len(of_venue) >= 2 else dated if len(dated) >= 2 else collections
+    return (pick[0]["name"], pick[-1]["name"]) if len(pick) >= 2 else (None, None)
 
 
 # ---------------------------------------------------------------------- API reference

@@ -1,28 +1,22 @@
-"""Expertise pages and their JSON: "match my papers" (paste or pick a file of one's papers; the
+"""Expertise pages (their JSON is in `api.py`): "match my papers" (paste or pick a file of one's papers; the
 papers of a collection ranked by fit), "who works on X" (authors for topic words) and reviewer
 suggestions for a paper. The pasted text arrives as a plain form post (read-only: nothing is
 written) and is parsed here, so no multipart parser is needed; the file picker fills the text
 area in static/match.js."""
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse
 
 from ..model import InputError
-from .bodies import form_fields, json_object
-from .deps import ID_PATTERN, Collection, Venue, Year, hits_json, pool
+from .bodies import form_fields
+from .deps import ID_PATTERN, Collection, pool
 from .render import page, present_hit
 
 router = APIRouter()
 MAX_FORM = 2_000_000  # bytes of pasted papers
-Limit = Annotated[int, Query(ge=1, le=200)]
-
-
-def _scope(lib, collection: str | None) -> dict[str, Any]:
-    found = lib.find_collection(collection) if collection else None
-    return {"venue": found["venue"], "year": found["year"]} if found else {}
 
 
 def _present(hit) -> dict[str, Any]:
@@ -34,12 +28,10 @@ def _match_page(request: Request, text: str, collection: str | None, status: int
     with pool(request) as lib:
         collections = lib.collections()
         if text.strip():
-            from ..expertise.profile import from_pasted
-
             try:
-                prof = from_pasted(lib.store, text, lib.expertise.matcher())
+                prof = lib.profile(pasted=text)
                 profile = prof.describe()
-                hits = [_present(h) for h in lib.match(prof, limit=30, **_scope(lib, collection))]
+                hits = [_present(h) for h in lib.match(prof, limit=30, collection=collection)]
             except InputError as exc:
                 error, status = str(exc), 400
     return page(request, "match.html", {"text": text, "hits": hits, "profile": profile, "error": error,
@@ -71,7 +63,7 @@ def experts_page(request: Request, q: Annotated[str, Query(max_length=2000)] = "
     with pool(request) as lib:
         collections = lib.collections()
         if q.strip():
-            found = lib.experts(q, limit=20, **_scope(lib, collection))
+            found = lib.experts(q, limit=20, collection=collection)
     return page(request, "experts.html", {"q": q, "authors": [a.to_json() for a in found],
                                           "collections": collections, "params": {"collection": collection}})
 
@@ -80,61 +72,10 @@ def experts_page(request: Request, q: Annotated[str, Query(max_length=2000)] = "
 def reviewers_page(request: Request, paper: Annotated[str, Query(pattern=ID_PATTERN)],
                    collection: Collection = None) -> HTMLResponse:
     with pool(request) as lib:
-        found = lib.paper(paper)
+        found = lib.show(paper)
         if found is None:
             raise HTTPException(404, "no such paper")
-        out = lib.reviewers(found["id"], limit=20, **_scope(lib, collection))
+        out = lib.reviewers(found["id"], limit=20, collection=collection)
     return page(request, "reviewers.html", {"p": found, "own": out["own_authors"],
                                             "excluded": out["conflicts_excluded"],
                                             "authors": [a.to_json() for a in out["reviewers"]]})
-
-
-# ---------------------------------------------------------------------- JSON
-@router.post("/api/match", tags=["expertise"])
-async def api_match(request: Request, venue: Venue = None, year: Year = None, limit: Limit = 20) -> dict[str, Any]:
-    """Papers ranked for a profile. Body: JSON {"papers": "<BibTeX / RIS / JSON text>"} or
-    {"ids": [paper ids]} or {"texts": [abstracts]}."""
-    body = await request.body()
-    if len(body) > MAX_FORM:
-        raise HTTPException(413, "profile too large")
-    data = json_object(body, '{"papers": ...} | {"ids": [...]} | {"texts": [...]}')
-    with pool(request) as lib:
-        try:
-            if isinstance(data.get("papers"), str):
-                from ..expertise.profile import from_pasted
-
-                prof = from_pasted(lib.store, data["papers"], lib.expertise.matcher())
-            elif isinstance(data.get("ids"), list) or isinstance(data.get("texts"), list):
-                prof = lib.profile([str(x) for x in (data.get("ids") or data.get("texts"))][:500])
-            else:
-                raise InputError('give "papers" (text), "ids" or "texts" (lists)')
-            hits = lib.match(prof, venue=venue, year=year, limit=limit)
-        except InputError as exc:
-            raise HTTPException(400, str(exc)) from None
-    return {"profile": prof.describe(), "results": hits_json(hits)}
-
-
-@router.get("/api/reviewers", tags=["expertise"])
-def api_reviewers(request: Request, paper: Annotated[Optional[str], Query(pattern=ID_PATTERN)] = None,
-                  text: Annotated[Optional[str], Query(max_length=20_000)] = None,
-                  keep_authors: bool = False, keep_coauthors: bool = False,
-                  venue: Venue = None, year: Year = None, limit: Limit = 10) -> dict[str, Any]:
-    """Authors suggested for a paper (or a text), conflicts of interest left out."""
-    with pool(request) as lib:
-        try:
-            out = lib.reviewers(paper, text=text, limit=limit, exclude_authors=not keep_authors,
-                                exclude_coauthors=not keep_coauthors, venue=venue, year=year)
-        except InputError as exc:
-            raise HTTPException(400, str(exc)) from None
-    return {**out, "reviewers": [a.to_json() for a in out["reviewers"]]}
-
-
-@router.get("/api/experts", tags=["expertise"])
-def api_experts(request: Request, q: Annotated[str, Query(min_length=1, max_length=2000)],
-                venue: Venue = None, year: Year = None, limit: Limit = 10) -> list[dict[str, Any]]:
-    """Authors who work on a topic, with the papers that show it."""
-    with pool(request) as lib:
-        try:
-            return [a.to_json() for a in lib.experts(q, limit=limit, venue=venue, year=year)]
-        except InputError as exc:
-            raise HTTPException(400, str(exc)) from None

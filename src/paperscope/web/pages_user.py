@@ -25,13 +25,13 @@ def library_page(request: Request, tag: Annotated[Optional[str], Query(max_lengt
     with pool(request) as lib:
         tags = [_tag_view(x) for x in lib.tags()]
         if tag:
-            papers = lib.my_papers(tag=tag)
+            papers = lib.mine(tag=tag)
             report = MissingReport.of(papers)  # the same papers `/api/export?tag=` writes
             missing = report if report.untitled or report.no_authors else None
             if papers:
                 recommended = [present_hit(r) for r in lib.recommend(tag=tag, limit=10, explain=True)]
         else:
-            papers = lib.my_papers(starred=True)
+            papers = lib.mine(starred=True)
     return page(request, "library.html", {"tags": tags, "papers": papers, "recommended": recommended,
                                           "params": {"tag": tag}, "exports": EXPORTS,
                                           "missing": missing})

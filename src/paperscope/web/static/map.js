@@ -234,7 +234,7 @@
     if (!q) { highlighted = null; count.textContent = ""; draw(); return; }
     // the top results only: about one paper in twenty, between 10 and 200
     var k = Math.max(10, Math.min(200, Math.round(points.length / 20)));
-    var params = new URLSearchParams({ q: q, limit: String(k) });
+    var params = new URLSearchParams({ query: q, limit: String(k) });
     if (wrap.dataset.venue) params.set("venue", wrap.dataset.venue);
     if (wrap.dataset.year) params.set("year", wrap.dataset.year);
     fetch("/api/search?" + params.toString()).then(function (r) { return r.ok ? r.json() : []; }).then(function (hits) {
