@@ -3,7 +3,7 @@
 - ingest throughput: ICML 2024 (2,634 papers, facts and postings, no embeddings) into a fresh
   library of each backend;
 - at 26 k (and 260 k with --sizes): the SQLite scale library of search_speed.py copied into a
-  PostgreSQL database (`Library.copy_from`), then hybrid search p50/p95 and related p95 on both;
+  PostgreSQL database (`Library.copy`), then hybrid search p50/p95 and related p95 on both;
 - pgvector: exact scan vs HNSW nearest neighbours (recall@10 against the exact top 10, latency);
 - 4 writers (2 ingesting small lists, 2 tagging) + 4 readers (search, paper) for 60 s on each
   backend, each a separate process: operations/s, errors, and whether every acknowledged write
