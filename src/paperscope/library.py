@@ -19,7 +19,7 @@ from .filters import Filter
 from .library_analysis import AnalysisMethods
 from .library_expertise import ExpertiseMethods
 from .library_user import UserMethods
-from .model import Hit, InputError, Paper, UsageError
+from .model import Hit, InputError, NotFound, Paper, UsageError
 from .store import is_url, open_store
 from .store.protocol import Store
 from .store.sqlite import DiskFull
@@ -227,10 +227,9 @@ class Library(AnalysisMethods, UserMethods, ExpertiseMethods):
     def remove(self, *, collection: str) -> dict[str, int]:
         """Remove a collection: its memberships, and the papers in no other collection (their
         tags and notes are kept)."""
+        name = self.known_collection(collection)["name"]
         with self.store.transaction():
-            members, papers = self.store.remove_collection(collection)
-        if members < 0:
-            raise InputError(f"no collection named {collection!r} (see `paperscope stats`)")
+            members, papers = self.store.remove_collection(name)
         self.invalidate()
         return {"memberships": members, "papers_removed": papers}
 
@@ -254,17 +253,22 @@ class Library(AnalysisMethods, UserMethods, ExpertiseMethods):
                paper_type: str | None = None, exclude_type: str | None = None,
                topic: int | None = None, ids: Iterable[str] | None = None) -> Filter:
         """One `Filter` from loose arguments. A topic is a coarse topic of the collection (or of
-        the venue/year) named beside it. Unknown collection: InputError."""
+        the venue/year) named beside it. Unknown collection: NotFound."""
         topic_scope = None
-        if collection is not None and self.find_collection(collection) is None:
-            raise InputError(f"no collection named {collection!r} (see `paperscope stats`)")
+        found = self.known_collection(collection) if collection is not None else None
         if topic is not None:
-            found = self.find_collection(collection) if collection else None
             topic_scope = (self.analysis.scope_key(found["venue"], found["year"]) if found
                            else self.analysis.scope_key(venue, year))
         return Filter.of(collection=collection, venue=venue, year=year, status=status, has_code=has_code,
                          paper_type=paper_type, exclude_type=exclude_type, topic=topic,
                          topic_scope=topic_scope, ids=ids)
+
+    def known_collection(self, name: str) -> dict[str, Any]:
+        """A collection by name, case-insensitively; NotFound when the library has none."""
+        found = self.find_collection(name)
+        if found is None:
+            raise NotFound(f"no collection named {name!r} (see `paperscope stats`)")
+        return found
 
     def find_collection(self, name: str | None) -> dict[str, Any] | None:
         """A collection by name, case-insensitively (None if unknown)."""

@@ -5,20 +5,18 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .filters import Filter
-from .model import InputError, UsageError
+from .model import UsageError
 
 
 class AnalysisMethods:
-    """Mixed into `Library`: needs `analysis`, `engine`, `collections()` and `find_collection()`."""
+    """Mixed into `Library`: needs `analysis`, `engine`, `collections()` and `known_collection()`."""
 
     def _venue_year(self, collection: str | None, venue: str | None,
                     year: int | str | None) -> dict[str, Any]:
-        """A collection name as the venue + year the analysis takes (InputError if unknown)."""
+        """A collection name as the venue + year the analysis takes (NotFound if unknown)."""
         if not collection:
             return {"venue": venue, "year": year}
-        found = self.find_collection(collection)
-        if found is None:
-            raise InputError(f"no collection named {collection!r} (see `paperscope stats`)")
+        found = self.known_collection(collection)
         return {"venue": found["venue"], "year": found["year"]}
 
     def topics(self, *, collection: str | None = None, venue: str | None = None,

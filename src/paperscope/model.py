@@ -65,6 +65,10 @@ class InputError(Exception):
     """A user error about input (file, format, options). The CLI exits 1 with its message."""
 
 
+class NotFound(InputError):
+    """A named thing (a collection) the library does not hold: 404 on the web, exit 1 on the CLI."""
+
+
 class UsageError(InputError):
     """Arguments that do not go together (neither or both of two alternatives): the CLI exits 2,
     as for any usage error; elsewhere it is an InputError."""

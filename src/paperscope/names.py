@@ -71,8 +71,8 @@ CONCEPTS: tuple[Concept, ...] = (
 LIBRARY_ONLY = frozenset({
     "open", "close", "path", "data_version", "invalidate", "refresh_derived",
     "engine", "analysis", "recommender", "expertise",
-    "filter", "find_collection", "papers_page", "paper_objects", "facets", "topic_index",
-    "paper_topics", "profile", "topic_warnings",
+    "filter", "find_collection", "known_collection", "papers_page", "paper_objects", "facets",
+    "topic_index", "paper_topics", "profile", "topic_warnings",
 })
 
 # Old names still answered, never advertised (hidden from --help and the API reference).

@@ -8,8 +8,8 @@ from typing import List, Optional
 import typer
 from rich.markup import escape
 
-from .common import (app, console, fail, json_option, limit_option, open_library, print_json, title_markup,
-                     user_errors, venue_option, year_option)
+from .common import (app, console, fail, json_option, limit_option, open_library, print_json,
+                     title_markup, user_errors, venue_option, year_option)
 
 
 def aggregate_option(default: str):

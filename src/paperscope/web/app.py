@@ -25,7 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ..library import Library
-from ..model import InputError
+from ..model import InputError, NotFound
 from . import i18n
 
 HERE = Path(__file__).resolve().parent
@@ -297,6 +297,10 @@ def _install_error_handlers(app: FastAPI) -> None:
     async def _starlette_http(request: Request, exc: StarletteHTTPException) -> Response:
         message = "not found" if exc.status_code == 404 else str(exc.detail)
         return error_page(request, exc.status_code, message)
+
+    @app.exception_handler(NotFound)
+    async def _not_found(request: Request, exc: NotFound) -> Response:
+        return error_page(request, 404, str(exc))
 
     @app.exception_handler(InputError)
     async def _input(request: Request, exc: InputError) -> Response:
