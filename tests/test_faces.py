@@ -9,7 +9,7 @@ from pathlib import Path
 import paperscope
 
 SRC = Path(paperscope.__file__).parent
-FACES = sorted([*SRC.joinpath("cli").glob("*.py"), *SRC.joinpath("web").glob("*.py"), SRC / "assistant.py"])
+FACES = sorted([*SRC.joinpath("cli").glob("*.py"), *SRC.joinpath("web").glob("*.py"), *SRC.glob("assistant*.py")])
 COMPONENTS = {"store", "engine", "analysis", "recommender", "expertise"}
 
 

@@ -308,7 +308,7 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     from starlette.requests import ClientDisconnect
 
-    from ..store.sqlite import DiskFull
+    from ..library import DiskFull
 
     @app.exception_handler(DiskFull)
     async def _disk_full(request: Request, exc: DiskFull) -> Response:  # the server's fault, not the request's
