@@ -86,7 +86,7 @@ def _cli(db, *args: bytes | str):
                                   [b"search", b"diffusion \xff"]])
 def test_bytes_that_are_not_utf8_in_argv_are_refused_clearly(db, args):
     if b"ID" in args:
-        pid = json.loads(run(db, "list", "--json", "--limit", "1").output)[0]["id"]
+        pid = json.loads(run(db, "papers", "--json", "--limit", "1").output)[0]["id"]
         args = [pid.encode() if a == b"ID" else a for a in args]
     proc = _cli(db, *args)
     err = proc.stderr.decode("utf-8", "replace")

@@ -151,7 +151,7 @@ def test_related_with_an_unknown_id_exits_1_without_a_native_abort(cli_library):
 def test_related_by_id_exits_cleanly_and_builds_no_model(cli_library, tmp_path):
     # A paper's own vector is stored: `related ID` needs no model, so a first run with an empty
     # model cache neither builds one nor says so, and every run ends with exit 0.
-    listed = subprocess.run([sys.executable, "-m", "paperscope", "list", "--json"], env=cli_library,
+    listed = subprocess.run([sys.executable, "-m", "paperscope", "papers", "--json"], env=cli_library,
                             capture_output=True, text=True, timeout=300, check=True)
     paper = json.loads(listed.stdout)[0]["id"]
     env = {**cli_library, "PAPERSCOPE_MODEL_DIR": str(tmp_path / "empty-cache")}

@@ -29,6 +29,8 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("load"),
     Concept("copy"),
     Concept("remove"),
+    Concept("fetch", api=("POST /api/fetch",), mcp=True),
+    Concept("resolve"),
     Concept("stats", api=("GET /api/stats",)),
     Concept("collections", cli=False, api=("GET /api/collections",)),
     Concept("db_start"),
