@@ -148,8 +148,8 @@ def _list_tools(server: Any, call: _Calls, allow_writes: bool) -> None:
                              "threshold; dry_run says what would change (writes need --allow-writes).")
     def resolve(collection: Name = None, dry_run: bool = True) -> dict[str, Any]:
         if not allow_writes and not dry_run:
-            raise ToolError("this server is read-only: start it with `paperscope mcp --allow-writes` to resolve")
-        return ask(lib.resolve, collection, dry_run=dry_run)
+            raise call.error("this server is read-only: start it with `paperscope mcp --allow-writes` to resolve")
+        return call(lib.resolve, collection, dry_run=dry_run)
 
     @server.tool(description="A reading list: bibtex, ris, csljson, csv, jsonl or markdown text of a tag, a "
                              "search query, a collection or some paper ids, with counts and a warning when "

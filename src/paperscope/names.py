@@ -30,7 +30,7 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("copy"),
     Concept("remove"),
     Concept("fetch", api=("POST /api/fetch",), mcp=True),
-    Concept("resolve"),
+    Concept("resolve", api=("POST /api/resolve",), mcp=True),
     Concept("stats", api=("GET /api/stats",)),
     Concept("collections", cli=False, api=("GET /api/collections",)),
     Concept("db_start"),
