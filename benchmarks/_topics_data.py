@@ -1,7 +1,7 @@
 """Corpora and embeddings for the topic/map/compare benchmarks.
 
 Loads ICML 2024 posters and ICLR 2020 papers from ../shared/corpora and embeds them with the
-library's embedder (paperscope.search.semantic.embed_texts: all-MiniLM-L6-v2, int8 ONNX, from
+library's embedder (paperscope.search.embedder: all-MiniLM-L6-v2, int8 ONNX, from
 installed packages), the same text (title. abstract) the library embeds. Vectors are cached
 under ~/.cache/paperscope-bench so reruns are fast.
 """
@@ -68,9 +68,10 @@ def embed(texts: list[str]) -> np.ndarray:
     path = CACHE / f"emb_{key}.npy"
     if path.exists():
         return np.load(path)
-    from paperscope.search.semantic import embed_texts
+    from paperscope.search.embedder import get_embedder
 
-    matrix = embed_texts(texts)
+    matrix = get_embedder().embed(texts).astype(np.float32)
+    matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
     np.save(path, matrix)
     return matrix
 

@@ -1,7 +1,8 @@
 """The words of paperscope's text, in one place: what a word is, how words fold and stem, and
 which words say nothing about a paper's subject. Search (index, query, snippets), enrich (labels,
-keyphrases, descriptions), analysis (topic terms, compare) and export (citation keys) import
-these; where a part needs a different rule, it names the difference where it applies it.
+keyphrases, descriptions), analysis (topic terms, compare), export (citation keys), the fuzzy
+identity of ingest and resolve's arXiv phrases import these; where a part needs a different
+rule, it names the difference where it applies it (tests/test_words.py holds this).
 
 - `WORD`: a word of any script: runs of letters/digits, chained by joiners (hyphens, slashes,
   and the ^ and _ that rendered LaTeX leaves in names: "pre-training", "E^2GAN", "GPT-4").
