@@ -237,8 +237,10 @@ def _web_checks(client, ids):
     assert "Content-Security-Policy" in res.headers or "content-security-policy" in res.headers
     res = client.get("/experts", params={"q": "bandits regret"})
     assert res.status_code == 200 and "Dan Bandit" in res.text and "Bea Twin" in res.text
-    res = client.get("/reviewers", params={"paper": ids[NEW_BANDIT["title"]]})
+    res = client.get("/reviewers", params={"paper_id": ids[NEW_BANDIT["title"]]})
     assert res.status_code == 200 and "Jane Roe" in res.text
+    old = client.get("/reviewers", params={"paper": ids[NEW_BANDIT["title"]]})  # the old name
+    assert old.status_code == 200 and "Jane Roe" in old.text
     api = client.get("/api/experts", params={"query": "diffusion image synthesis"}).json()
     assert api[0]["name"] == "Wei Chen"
     assert client.get("/api/experts", params={"q": "diffusion image synthesis"}).json() == api  # old name

@@ -180,7 +180,7 @@ def test_paper_page_links_to_its_reviewer_suggestions(srv, mixed):
     _, ids = mixed
     html = get(srv, f"/paper/{ids['bandit']}").text
     section = html.split('id="reviewers"', 1)[1].split("</section>", 1)[0]
-    assert f'href="/reviewers?paper={ids["bandit"]}"' in section and "Suggest reviewers" in section
+    assert f'href="/reviewers?paper_id={ids["bandit"]}"' in section and "Suggest reviewers" in section
     target = get(srv, "/reviewers", paper=ids["bandit"])
     assert target.status_code == 200 and "Dan Bandit" in target.text
     assert "Jane Roe" not in target.text.split("authors-ranked", 1)[1]  # own author left out

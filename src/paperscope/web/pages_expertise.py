@@ -5,14 +5,14 @@ written) and is parsed here, so no multipart parser is needed; the file picker f
 area in static/match.js."""
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Optional
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse
 
 from ..model import InputError
 from .bodies import form_fields
-from .deps import ID_PATTERN, Collection, pool
+from .deps import ID_PATTERN, Collection, OldId, either, pool
 from .render import page, present_hit
 
 router = APIRouter()
@@ -69,10 +69,10 @@ def experts_page(request: Request, q: Annotated[str, Query(max_length=2000)] = "
 
 
 @router.get("/reviewers", response_class=HTMLResponse, include_in_schema=False)
-def reviewers_page(request: Request, paper: Annotated[str, Query(pattern=ID_PATTERN)],
-                   collection: Collection = None) -> HTMLResponse:
+def reviewers_page(request: Request, paper_id: Annotated[Optional[str], Query(pattern=ID_PATTERN)] = None,
+                   paper: OldId = None, collection: Collection = None) -> HTMLResponse:
     with pool(request) as lib:
-        found = lib.show(paper)
+        found = lib.show(either(paper_id, paper, "paper_id"))
         if found is None:
             raise HTTPException(404, "no such paper")
         out = lib.reviewers(found["id"], limit=20, collection=collection)
