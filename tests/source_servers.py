@@ -19,8 +19,8 @@ answer waits value s), "block" (the answer waits until `server.release()`; `serv
 is set when a request is held), "login" (403 without a token from POST /login), "cap" (pages
 hold at most value notes, whatever the limit), "overlap" (each page after the first starts
 value notes early: duplicates across pages), "grow" (after the first page, value more notes
-exist: the count changes mid-run), "hostile" (the notes carry script tags, a huge field and
-invalid UTF-8). `times` counts how often a fault fires (None: always).
+exist: the count changes mid-run), "hostile" (OpenReview notes, virtual-site events or PMLR
+entries carry script tags, a huge field and invalid UTF-8). `times` counts how often a fault fires (None: always).
 
 Standalone, for transcripts and benchmarks:
   python tests/source_servers.py --port 8765 [--corpora ../shared/corpora] [--fault 429:openreview]
@@ -142,11 +142,16 @@ def _handler(server: SourceServer):
                 results = server.virtual.get((m.group(1), int(m.group(2))))
                 if results is None:
                     return self._send(404, {"detail": "Not found."})
-                return self._answer("virtual", 0, {"count": len(results), "next": None,
-                                                   "previous": None, "results": results})
+                answer = {"count": len(results), "next": None, "previous": None, "results": results}
+                if server.fault("hostile", "virtual", 0):
+                    return self._answer("virtual", 0, _hostile_json(answer, "results", "name"))
+                return self._answer("virtual", 0, answer)
             m = _PMLR.match(url.path)
             if m and m.group(1) in server.pmlr:
-                return self._answer("pmlr", 0, server.pmlr[m.group(1)].encode("utf-8"), "application/x-bibtex")
+                body = server.pmlr[m.group(1)].encode("utf-8")
+                if server.fault("hostile", "pmlr", 0):
+                    body = _hostile_bib(body)
+                return self._answer("pmlr", 0, body, "application/x-bibtex")
             self._send(404, b"<html><body>404 Not Found</body></html>", "text/html")
 
         # -------------------------------------------------------------- OpenReview
@@ -240,6 +245,23 @@ def _reworded(value):
     if isinstance(value, dict):
         return {**value, "value": _reworded(value["value"])}
     return "Late addition: " + " ".join(reversed(str(value).split()))
+
+
+def _hostile_json(answer: dict, key: str, title: str) -> bytes:
+    """A virtual-site answer whose events carry script tags, a huge abstract, invalid UTF-8."""
+    items = [dict(item) for item in answer[key]]
+    for i, item in enumerate(items[:20]):
+        item[title] = f"<script>alert({i})</script> " + str(item[title])
+    items[0]["abstract"] = "word " * 2_000_000
+    items[1]["authors"] = [{"fullname": "x" * 100_000}] * 3000
+    marker = b"<script>alert(2)</script>"
+    return json.dumps({**answer, key: items}).encode("utf-8").replace(marker, marker + b"\xff\xfe\xc3(", 1)
+
+
+def _hostile_bib(body: bytes) -> bytes:
+    """A PMLR bibliography whose entries carry script tags, a huge abstract, invalid UTF-8."""
+    body = body.replace(b"\n  title = \t {", b"\n  title = \t {<script>alert(1)</script>\xff\xfe ", 20)
+    return body.replace(b"abstract = \t {", b"abstract = \t {" + b"word " * 300_000, 1)
 
 
 def _hostile(page: list[dict], count: int) -> bytes:

@@ -109,7 +109,24 @@ def test_a_venue_no_source_publishes_is_a_clear_error(library, server):
     assert "not found (404)" in str(err.value)
 
 
+@pytest.mark.parametrize("source,venue,year", [("virtual", "ICML", 2024), ("pmlr", "ICML", 2024)])
+def test_hostile_answers_are_read_like_hostile_files(library, server, source, venue, year):
+    server.add(Fault("hostile", source=source))
+    report = fetch(library, server, venue, year, source=source)
+    assert report["errors"] == []
+    papers = library.papers(collection="ICML 2024", limit=1000)
+    if source == "virtual":  # 20 events touched, the tenth poster's oral twin among them: 19 papers
+        assert report["added"] == ICML24_POSTERS
+        assert sum(p["title"].startswith("<script>alert(") for p in papers) == 19
+    else:  # an entry of more than 200,000 characters is refused as a BibTeX file's would be
+        assert (report["added"], report["skipped"], report["skip_reasons"]) == (ICML24_POSTERS - 1, 1, {"too long": 1})
+        assert sum(p["title"].startswith("<script>alert(") for p in papers) == 19
+    assert max(len(p["abstract"]) for p in papers) <= 20_000
+    assert all(len(a) <= 300 for p in papers for a in p["authors"])
+
+
 @pytest.mark.corpora
+@pytest.mark.slow
 def test_corpora_every_source(library, shared_corpora, samples_dir):
     library.ingest([samples_dir], embed=False)
     with from_corpora(shared_corpora) as server:
