@@ -108,3 +108,9 @@ def test_a_file_name_that_is_not_utf8_is_read(tmp_path, samples_dir):
     assert "Traceback" not in err
     assert json.loads(_cli(tmp_path / "n.db", "stats", "--json").stdout)["papers"] == 19
 
+
+
+def test_serve_on_a_host_name_no_resolver_takes_is_a_message(db):
+    proc = _cli(db, "serve", "--host", "\u00e9" * 70, "--port", "0")  # IDNA refuses a label over 63
+    err = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == 1 and "not a host name or address" in err and "Traceback" not in err, err

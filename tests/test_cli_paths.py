@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from fuzz_cli_support import remove_deep
 from paperscope import sources
 from paperscope.cli import app
 from paperscope.sources import textio
@@ -83,25 +84,7 @@ def test_a_folder_nested_1100_deep_is_ingested(tmp_path, first_list):
         assert proc.returncode == 0, proc.stderr
         assert json.loads(proc.stdout)["added"] == 19
     finally:
-        _remove_deep(deep)
-
-
-def _remove_deep(deep: Path) -> None:
-    """Remove the nested folders bottom-up (shutil.rmtree, and pytest's clean-up of old
-    temporary folders, recurse and fail 1,100 levels down)."""
-    here = os.getcwd()
-    try:
-        os.chdir(deep)
-        depth = 0
-        while os.path.isdir("a"):
-            os.chdir("a")
-            depth += 1
-        os.remove("list.txt")
-        for _ in range(depth):
-            os.chdir("..")
-            os.rmdir("a")
-    finally:
-        os.chdir(here)
+        remove_deep(deep)
 
 
 def test_a_list_from_a_pipe_is_read_once(tmp_path, first_list):

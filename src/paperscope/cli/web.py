@@ -56,6 +56,8 @@ def serve(
         sock.bind((host, port))
     except OSError as exc:
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+    except (TypeError, UnicodeError):  # a host name that no resolver takes (non-ASCII, too long)
+        fail(f"cannot listen on {host}:{port}: not a host name or address")
     bound_port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     console.print(f"paperscope: serving {path} at http://{shown}:{bound_port}/", highlight=False, markup=False)

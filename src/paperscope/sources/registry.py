@@ -256,7 +256,7 @@ def _folder_files(root: Path) -> list[Path]:
     """The files under `root` in name order, depth first, without recursion (a folder nested
     thousands deep is walked like any other)."""
     files: list[Path] = []
-    visited: set[str] = set()
+    visited: set[tuple[int, int]] = set()
     stack = [iter([root])]
     while stack:
         child = next(stack[-1], None)
@@ -267,10 +267,10 @@ def _folder_files(root: Path) -> list[Path]:
             continue
         try:
             if child.is_dir():
-                real = os.path.realpath(child)
-                if real in visited:
+                st = child.stat()  # (device, inode), not realpath: that costs the depth per folder
+                if (st.st_dev, st.st_ino) in visited:
                     continue  # a symlink loop
-                visited.add(real)
+                visited.add((st.st_dev, st.st_ino))
                 if child.name == "_posts":
                     files.extend(sorted(f for f in _listed(child) if f.suffix == ".md" and f.is_file()
                                         and not f.name.startswith(".")))

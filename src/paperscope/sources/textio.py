@@ -46,7 +46,7 @@ MAX_LINE = 1 << 20  # a longer line is delivered in pieces of this size
 GZIP_MAGIC = b"\x1f\x8b"
 MAX_FILE_BYTES = 16 << 30
 MAX_GZIP_RATIO = 100
-GZIP_SLACK = 16 << 20
+GZIP_SLACK = 4 << 20
 
 _BOMS = [  # longest first: the UTF-32 LE BOM starts with the UTF-16 LE one
     (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
