@@ -195,7 +195,6 @@ def test_a_token_in_the_url_never_answers_500(web_db):  # noqa: F811
             answer = b""
             while chunk := sock.recv(65536):
                 answer += chunk
-        assert b"set-cookie: paperscope_token=s3cret-Token_1" in answer.lower().replace(b"Token", b"token") \
-            or b"paperscope_token=s3cret-Token_1" in answer
+        assert b"\r\nset-cookie: paperscope_token=s3cret-Token_1;" in answer  # the right token still works
     finally:
         stop_server(server)
