@@ -13,7 +13,6 @@ How they are made:
 """
 from __future__ import annotations
 
-import json
 import random
 import time
 
@@ -113,7 +112,7 @@ def add_near_copies(lib, target: int, seed: int = 0) -> dict:
                 pid = f"syn{have + made + j:09d}"
                 h = content_hash(None, abstract)
                 store.insert_paper({"id": pid, "abstract": abstract, "abstract_source": abstract,
-                                    "text_hash": h, "facts": json.dumps({"synthetic": True})})
+                                    "text_hash": h, "facts": {"synthetic": True}})
                 rows.append((pid, collections[(have + made + j) % 20], source, have + made + j))
                 v = vecs[k] + sigma * noise_rng.standard_normal(DIM).astype(np.float32) / np.sqrt(DIM)
                 emb.append((MODEL_ID, h, DIM, (v / np.linalg.norm(v)).astype("<f2").tobytes()))

@@ -153,7 +153,7 @@ def library_path(n: int) -> Path:
                         abstract = near_copy(abstract, donor["abstract"], rng)
                     store.insert_paper({"id": f"lexbuild{i:09d}", "title": title, "title_source": title,
                                         "label": title, "abstract": abstract, "abstract_source": abstract,
-                                        "authors": json.dumps(r["authors"]), "keywords": json.dumps(r["keywords"]),
+                                        "authors": list(r["authors"]), "keywords": list(r["keywords"]),
                                         "text_hash": content_hash(title, abstract)})
                 have = min(n, have + 10_000)
             print(f"  papers: {have}/{n} ({time.time() - started:.0f}s)", flush=True)

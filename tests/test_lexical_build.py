@@ -5,7 +5,6 @@ between the two passes."""
 from __future__ import annotations
 
 import importlib.util
-import json
 import random
 from pathlib import Path
 
@@ -54,8 +53,8 @@ def _insert(store: SQLiteStore, n: int, seed: int) -> None:
             abstract = text(rng.randint(20, 180))
             store.insert_paper({"id": f"p{seed}-{i}", "title": title, "title_source": title, "label": title,
                                 "abstract": abstract, "abstract_source": abstract,
-                                "authors": json.dumps([text(2) for _ in range(rng.randint(0, 4))]),
-                                "keywords": json.dumps([text(1) for _ in range(rng.randint(0, 3))]),
+                                "authors": [text(2) for _ in range(rng.randint(0, 4))],
+                                "keywords": [text(1) for _ in range(rng.randint(0, 3))],
                                 "text_hash": content_hash(title, abstract)})
     postings.index_missing(store)
 

@@ -15,7 +15,6 @@ report of what the committed batches hold as `exc.ingest_report`.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections import Counter
 from dataclasses import dataclass, field
@@ -256,9 +255,9 @@ class Ingester:
             pid = paper_id_for(keys[0])
             store.insert_paper({
                 "id": pid, "title": title, "title_source": title_src, "abstract": abstract,
-                "abstract_source": abstract_src, "authors": json.dumps(authors, ensure_ascii=False),
-                "keywords": json.dumps(keywords, ensure_ascii=False), "status": rec.status,
-                "urls": json.dumps(urls, ensure_ascii=False), "external_id": rec.external_id,
+                "abstract_source": abstract_src, "authors": authors,
+                "keywords": keywords, "status": rec.status,
+                "urls": urls, "external_id": rec.external_id,
                 "label": title, "text_hash": content_hash(title, abstract),
                 "title_origin": origin if title else None,
             })
@@ -273,18 +272,18 @@ class Ingester:
             changes.update(title=title, title_source=title_src, title_origin=origin,
                            title_score=fuzzy.score if fuzzy else None)
             self.identity.titled(venue, year, existing)
-        if not json.loads(row["authors"]) and authors:
-            changes["authors"] = json.dumps(authors, ensure_ascii=False)
-        if not json.loads(row["keywords"]) and keywords:
-            changes["keywords"] = json.dumps(keywords, ensure_ascii=False)
+        if not row["authors"] and authors:
+            changes["authors"] = authors
+        if not row["keywords"] and keywords:
+            changes["keywords"] = keywords
         if not row["status"] and rec.status:
             changes["status"] = rec.status
         if not row["external_id"] and rec.external_id:
             changes["external_id"] = rec.external_id
-        old_urls = json.loads(row["urls"])
+        old_urls = row["urls"]
         merged_urls = {**urls, **old_urls}
         if merged_urls != old_urls:
-            changes["urls"] = json.dumps(merged_urls, ensure_ascii=False)
+            changes["urls"] = merged_urls
         if "title" in changes or "abstract" in changes:
             changes["text_hash"] = content_hash(changes.get("title", row["title"]),
                                                 changes.get("abstract", row["abstract"]))

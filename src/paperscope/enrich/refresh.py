@@ -1,7 +1,6 @@
 """Keep derived facts current: recompute them for papers whose text changed since."""
 from __future__ import annotations
 
-import json
 from typing import Callable
 
 from . import FACTS_VERSION, derive_facts
@@ -25,7 +24,7 @@ def refresh_facts(store: Store, progress: Callable[[str, int, int], None] | None
         for r in chunk:
             facts = derive_facts(r["title"], r["abstract"])
             label = r["title"] or facts.get("label") or None
-            updates.append((json.dumps(facts, ensure_ascii=False), label, r["text_hash"] + version, r["id"]))
+            updates.append((facts, label, r["text_hash"] + version, r["id"]))
         with store.transaction():
             store.save_facts(updates)
         last = chunk[-1]["rowid"]

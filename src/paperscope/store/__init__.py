@@ -10,8 +10,8 @@ from pathlib import Path
 
 from ..model import InputError
 from .protocol import Store
+from .rows import ANY_TAG
 from .sqlite import SQLiteStore
-from .sqlite_user import ANY_TAG
 
 __all__ = ["ANY_TAG", "SQLiteStore", "Store", "is_url", "open_store"]
 

@@ -19,6 +19,7 @@ class Dialect:
     any_of: Callable[[str, list], tuple[str, list]]  # "<expr> is one of these values" + args
     ids_in: Callable[[list], tuple[str, list]]  # "p.id is one of these ids" + args
     title_order: str  # case-insensitive title sort key
+    ci_order: Callable[[str], str]  # "<column>" as a case-insensitive sort key
 
     def has(self) -> dict[str, str]:
         """has:<kind> -> a condition on papers p."""
@@ -51,6 +52,7 @@ SQLITE = Dialect(
     any_of=lambda expr, values: (f"{expr} IN ({','.join('?' for _ in values)})", list(values)),
     ids_in=lambda ids: ("p.id IN (SELECT value FROM json_each(?))", [json.dumps(list(ids))]),
     title_order="COALESCE(p.title, p.label, '') COLLATE NOCASE",
+    ci_order=lambda col: f"{col} COLLATE NOCASE",
 )
 
 POSTGRES = Dialect(
@@ -62,6 +64,7 @@ POSTGRES = Dialect(
     any_of=lambda expr, values: (f"{expr} = ANY(%s)", [list(values)]),
     ids_in=lambda ids: ("p.id = ANY(%s)", [list(ids)]),
     title_order="lower(COALESCE(p.title, p.label, ''))",
+    ci_order=lambda col: f"lower({col})",
 )
 
 LIST_KEY = "MIN(m.collection_id * 1000000 + m.position)"  # collection order, then list position

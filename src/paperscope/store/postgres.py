@@ -8,17 +8,18 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 from importlib import resources
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator
 
 import numpy as np
 
-from ..filters import Filter
 from ..model import InputError, Paper
+from .filter_sql import POSTGRES
 from .postgres_browse import BrowseQueries
 from .postgres_bulk import BulkData
 from .postgres_index import IndexData
 from .postgres_user import AnalysisData, UserData
 from .rows import COPY_COLUMNS, ORDER_BY, PAPER_COLUMNS, membership_dict, paper_from_row
+from .shared import SharedQueries
 
 MIGRATION_LOCK = 0x70617065  # advisory lock key while migrating ("pape")
 
@@ -33,8 +34,9 @@ def _migrations() -> list[tuple[str, str]]:
     return sorted((p.name, p.read_text("utf-8")) for p in folder.iterdir() if p.name.endswith(".sql"))
 
 
-class PostgresStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
+class PostgresStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData, SharedQueries):
     backend = "postgres"
+    dialect = POSTGRES
 
     def __init__(self, url: str, *, readonly: bool = False, create: bool = True):
         try:
@@ -96,30 +98,18 @@ class PostgresStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
     def data_version(self) -> int:
         return int(self.conn.execute("SELECT value FROM library_state WHERE key = 'data_version'").fetchone()[0])
 
-    # ------------------------------------------------------------------ identity
-    def paper_for_keys(self, keys: Iterable[str]) -> str | None:
-        for key in keys:
-            row = self.conn.execute("SELECT paper_id FROM paper_keys WHERE key = %s", (key,)).fetchone()
-            if row:
-                return row[0]
-        return None
+    def _many(self, text: str, rows: list) -> None:
+        with self.conn.cursor() as cur:
+            cur.executemany(self._sql(text), rows)
 
+    # ------------------------------------------------------------------ identity
     def add_keys(self, paper_id: str, keys: Iterable[str]) -> None:
         with self.conn.cursor() as cur:
             cur.executemany("INSERT INTO paper_keys(key, paper_id) VALUES (%s, %s) ON CONFLICT DO NOTHING",
                             [(k, paper_id) for k in keys])
 
     # ------------------------------------------------------------------ papers
-    def paper_row(self, paper_id: str) -> Mapping[str, Any] | None:
-        row = self.conn.execute(f"SELECT {PAPER_COLUMNS} FROM papers WHERE id = %s", (paper_id,)).fetchone()
-        return dict(zip(PAPER_COLUMNS.split(", "), row)) if row else None
-
-    def insert_paper(self, values: dict[str, Any]) -> None:
-        cols = ", ".join(values)  # column names come from ingest.py, never from a list
-        marks = ", ".join("%s" for _ in values)
-        self.conn.execute(f"INSERT INTO papers ({cols}) VALUES ({marks})", list(values.values()))
-
-    def update_paper(self, paper_id: str, values: dict[str, Any]) -> None:
+    def _update_row(self, paper_id: str, values: dict[str, Any]) -> None:
         if not values:
             return
         sets = ", ".join(f"{k} = %s" for k in values)
@@ -161,27 +151,12 @@ class PostgresStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
             out[r[0]].append(membership_dict(*r[1:]))
         return out
 
-    def papers(self, f: Filter | None = None, *, limit: int | None = None, offset: int = 0) -> list[Paper]:
-        ids = self.ordered_ids(f or Filter())
-        page = ids[offset:offset + limit] if limit is not None else ids[offset:]
-        found = self.papers_by_id(page)
-        return [found[i] for i in page if i in found]
-
     def papers_by_id(self, ids: list[str]) -> dict[str, Paper]:
         names = PAPER_COLUMNS.split(", ")
         rows = [dict(zip(names, r)) for r in self.conn.execute(
             f"SELECT {PAPER_COLUMNS} FROM papers WHERE id = ANY(%s)", (list(dict.fromkeys(ids)),))]
         members = self.memberships([r["id"] for r in rows])
         return {r["id"]: paper_from_row(r, members.get(r["id"], [])) for r in rows}
-
-    def count_papers(self) -> int:
-        return self.conn.execute("SELECT COUNT(*) FROM papers").fetchone()[0]
-
-    def collection_stats(self) -> list[dict[str, Any]]:
-        rows = self.conn.execute(
-            "SELECT c.name, c.venue, c.year, COUNT(DISTINCT m.paper_id), COUNT(DISTINCT m.source_id) "
-            "FROM collections c LEFT JOIN memberships m ON m.collection_id = c.id GROUP BY c.id ORDER BY c.id")
-        return [{"name": r[0], "venue": r[1], "year": r[2], "papers": r[3], "lists": r[4]} for r in rows]
 
     def remove_collection(self, name: str) -> tuple[int, int]:
         row = self.conn.execute("SELECT id FROM collections WHERE lower(name) = lower(%s)", (name,)).fetchone()
@@ -210,11 +185,6 @@ class PostgresStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
         with self.conn.cursor() as cur:
             cur.executemany(f"INSERT INTO {name} ({', '.join(cols)}) VALUES ({', '.join('%s' for _ in cols)}) "
                             "ON CONFLICT DO NOTHING", list(rows))
-
-    def dump_memberships(self) -> Iterator[tuple]:
-        yield from self.conn.execute(
-            "SELECT m.paper_id, c.name, s.path, m.position, m.status FROM memberships m "
-            "JOIN collections c ON c.id = m.collection_id JOIN sources s ON s.id = m.source_id ORDER BY c.id, s.id")
 
     def load_memberships(self, rows: Iterable[tuple]) -> None:
         cids = dict(self.conn.execute("SELECT name, id FROM collections").fetchall())

@@ -6,35 +6,11 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from .sqlite_bulk import BULK_COLUMNS
+from .rows import BULK_COLUMNS
 
 
 class BulkData:
     conn: Any
-
-    def rowid_span(self) -> tuple[int, int]:
-        row = self.conn.execute("SELECT COALESCE(MIN(rowid), 0), COALESCE(MAX(rowid), 0) FROM papers").fetchone()
-        return int(row[0]), int(row[1])
-
-    def export_papers(self, first: int, last: int) -> list[dict[str, Any]]:
-        cols = ", ".join(BULK_COLUMNS)
-        rows = self.conn.execute(f"SELECT rowid, {cols} FROM papers WHERE rowid BETWEEN %s AND %s ORDER BY rowid",
-                                 (int(first), int(last)))
-        return [{"rowid": r[0], **{c: r[i + 1] for i, c in enumerate(BULK_COLUMNS)}} for r in rows]
-
-    def export_memberships(self, first: int, last: int) -> list[dict[str, Any]]:
-        rows = self.conn.execute(
-            "SELECT m.paper_id, c.name, c.venue, c.year, s.path, s.sha256, s.format, m.position, m.status "
-            "FROM memberships m JOIN papers p ON p.id = m.paper_id JOIN collections c ON c.id = m.collection_id "
-            "JOIN sources s ON s.id = m.source_id WHERE p.rowid BETWEEN %s AND %s "
-            "ORDER BY p.rowid, c.id, s.id", (int(first), int(last)))
-        names = ("paper_id", "collection", "venue", "year", "source", "sha256", "format", "position", "status")
-        return [dict(zip(names, r)) for r in rows]
-
-    def export_keys(self, first: int, last: int) -> list[tuple[str, str]]:
-        return [(r[0], r[1]) for r in self.conn.execute(
-            "SELECT k.key, k.paper_id FROM paper_keys k JOIN papers p ON p.id = k.paper_id "
-            "WHERE p.rowid BETWEEN %s AND %s ORDER BY p.rowid, k.key", (int(first), int(last)))]
 
     def loaded_shards(self) -> dict[str, str]:
         return dict(self.conn.execute("SELECT shard, fingerprint FROM build_loads").fetchall())
@@ -52,16 +28,7 @@ class BulkData:
                 for p in fresh:
                     copy.write_row([p[c] for c in BULK_COLUMNS])
             counts["added"] = len(fresh)
-            for p in papers:
-                old = known.get(p["id"])
-                if old is None:
-                    continue
-                changes = {c: p[c] for c in BULK_COLUMNS[1:] if old[c] != p[c]}
-                if changes:
-                    self.update_paper(p["id"], changes)  # type: ignore[attr-defined]
-                    counts["updated"] += 1
-                else:
-                    counts["unchanged"] += 1
+            self._bulk_update(papers, known, counts)  # type: ignore[attr-defined]
             self.add_keys_many(list(keys))
             rows = []
             ids: dict[tuple[str, str], int] = {}

@@ -4,22 +4,17 @@ of their inputs (`library_state`), and embeddings as pgvector columns, with near
 queries that use the HNSW index or scan exactly."""
 from __future__ import annotations
 
-import json
 from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
-PART_BYTES = 64 << 20
+from .shared import snapshot_rows
+
 FETCH = 2000  # rows per round trip of a server-side cursor
 
 
 class IndexData:
     conn: Any
-
-    def stale_posting_rowids(self, tokenizer: str) -> list[int]:
-        return [r[0] for r in self.conn.execute(
-            "SELECT p.rowid FROM papers p LEFT JOIN paper_terms t ON t.paper_rowid = p.rowid "
-            "WHERE t.paper_rowid IS NULL OR t.tokenizer != %s ORDER BY p.rowid", (tokenizer,))]
 
     def index_fields(self, rowids: Sequence[int]) -> list[dict[str, Any]]:
         rows = self.conn.execute(
@@ -55,15 +50,6 @@ class IndexData:
             for rowid, lengths, blob in cur:
                 yield rowid, bytes(lengths), bytes(blob)
 
-    def paper_postings(self, rowid: int, tokenizer: str) -> bytes | None:
-        row = self.conn.execute("SELECT postings FROM paper_terms WHERE paper_rowid = %s AND tokenizer = %s",
-                                (int(rowid), tokenizer)).fetchone()
-        return bytes(row[0]) if row else None
-
-    def postings_complete(self) -> bool:
-        return self.conn.execute(
-            "SELECT (SELECT COUNT(*) FROM papers) = (SELECT COUNT(*) FROM paper_terms)").fetchone()[0]
-
     def term_ids(self, words: Iterable[str]) -> dict[str, int]:
         return dict(self.conn.execute("SELECT term, id FROM search_terms WHERE term = ANY(%s)",
                                       (sorted(set(words)),)).fetchall())
@@ -82,38 +68,13 @@ class IndexData:
 
     # ------------------------------------------------------------------ snapshots
     def save_snapshot(self, name: str, gen: int, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
-        rows = [(f"{name}/meta", 0, gen, json.dumps({**meta, "generation": gen}).encode())]
-        for key, arr in arrays.items():
-            raw = np.ascontiguousarray(arr).tobytes()
-            for part, at in enumerate(range(0, max(len(raw), 1), PART_BYTES)):
-                rows.append((f"{name}/{key}", part, gen, raw[at:at + PART_BYTES]))
+        rows = snapshot_rows(name, gen, meta, arrays)
         with self.transaction() as conn, conn.cursor() as cur:  # type: ignore[attr-defined]
             cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"snapshot:{name}",))  # one writer at a time
             cur.execute("DELETE FROM search_snapshots WHERE name LIKE %s", (name + "/%",))
             cur.executemany("INSERT INTO search_snapshots(name, part, generation, data) VALUES (%s, %s, %s, %s)", rows)
 
-    def snapshot_meta(self, name: str) -> dict[str, Any] | None:
-        row = self.conn.execute("SELECT data FROM search_snapshots WHERE name = %s AND part = 0",
-                                (f"{name}/meta",)).fetchone()
-        return json.loads(bytes(row[0])) if row else None
-
-    def load_snapshot(self, name: str, gen: int, dtypes: Sequence[tuple[str, Any]]) -> dict[str, np.ndarray]:
-        out = {}
-        for key, dtype in dtypes:
-            buf = bytearray()
-            for (data,) in self.conn.execute("SELECT data FROM search_snapshots WHERE name = %s AND generation = %s "
-                                             "ORDER BY part", (f"{name}/{key}", gen)):
-                buf += data
-            out[key] = np.frombuffer(buf, dtype=dtype)
-        return out
-
     # ------------------------------------------------------------------ embeddings
-    def texts_to_embed(self, model: str) -> list[tuple[str, str | None, str]]:
-        return [tuple(r) for r in self.conn.execute(
-            "SELECT p.text_hash, MIN(p.title), MIN(p.abstract) FROM papers p "
-            "LEFT JOIN embeddings e ON e.model = %s AND e.text_hash = p.text_hash "
-            "WHERE e.text_hash IS NULL GROUP BY p.text_hash ORDER BY MIN(p.rowid)", (model,))]
-
     def save_embeddings(self, model: str, dim: int, rows: Iterable[tuple[str, bytes]]) -> None:
         """(text hash, float16 vector bytes) rows; stored as float32 pgvector values (the same
         numbers the SQLite store keeps as float16)."""

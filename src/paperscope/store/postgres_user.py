@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable
 
-from .sqlite_user import ANY_TAG
 
 _MARK_COLUMNS = ("starred", "read_at", "note")
 
@@ -36,10 +35,6 @@ class UserData:
         self.conn.execute("DELETE FROM user_marks WHERE paper_id = %s AND starred = 0 AND "
                           "read_at IS NULL AND note IS NULL", (paper_id,))
 
-    def read_at(self, paper_id: str) -> str | None:
-        row = self.conn.execute("SELECT read_at FROM user_marks WHERE paper_id = %s", (paper_id,)).fetchone()
-        return row[0] if row else None
-
     def now(self) -> str:
         return self.conn.execute("SELECT iso_now()").fetchone()[0]
 
@@ -50,24 +45,6 @@ class UserData:
         else:
             self.conn.execute("DELETE FROM user_dismissals WHERE paper_id = %s AND lower(tag) = lower(%s)",
                               (paper_id, scope))
-
-    def user_fields(self, paper_ids: list[str]) -> dict[str, dict[str, Any]]:
-        out = {pid: {"tags": [], "starred": False, "read": False, "read_at": None, "note": None,
-                     "irrelevant": False, "irrelevant_tags": []} for pid in paper_ids}
-        ids = list(paper_ids)
-        for pid, tag in self.conn.execute("SELECT paper_id, tag FROM user_tags WHERE paper_id = ANY(%s) "
-                                          "ORDER BY paper_id, lower(tag)", (ids,)):
-            out[pid]["tags"].append(tag)
-        for pid, starred, read_at, note in self.conn.execute(
-                "SELECT paper_id, starred, read_at, note FROM user_marks WHERE paper_id = ANY(%s)", (ids,)):
-            out[pid].update(starred=bool(starred), read=read_at is not None, read_at=read_at, note=note)
-        for pid, tag in self.conn.execute("SELECT paper_id, tag FROM user_dismissals WHERE paper_id = ANY(%s) "
-                                          "ORDER BY tag", (ids,)):
-            if tag == ANY_TAG:
-                out[pid]["irrelevant"] = True
-            else:
-                out[pid]["irrelevant_tags"].append(tag)
-        return out
 
     def tag_counts(self) -> list[dict[str, Any]]:
         rows = self.conn.execute(
@@ -86,33 +63,10 @@ class UserData:
             "SELECT d.paper_id FROM user_dismissals d JOIN papers p ON p.id = d.paper_id "
             "WHERE lower(d.tag) = ANY(%s) GROUP BY d.paper_id ORDER BY MIN(p.rowid)", ([s.lower() for s in scopes],))]
 
-    def marked_ids(self, *, starred: bool = False, read: bool = False, noted: bool = False) -> list[str]:
-        where = ["TRUE"]
-        if starred:
-            where.append("m.starred = 1")
-        if read:
-            where.append("m.read_at IS NOT NULL")
-        if noted:
-            where.append("m.note IS NOT NULL")
-        return [r[0] for r in self.conn.execute(
-            f"SELECT m.paper_id FROM user_marks m JOIN papers p ON p.id = m.paper_id "
-            f"WHERE {' AND '.join(where)} ORDER BY m.updated_at DESC, p.rowid")]
-
 
 class AnalysisData:
     conn: Any
     readonly: bool
-
-    def analysis_run(self, kind: str, scope: str, level: str = "") -> dict[str, Any] | None:
-        row = self.conn.execute("SELECT id, input_hash, params, centroids, dims, model FROM analysis_runs "
-                                "WHERE kind = %s AND scope = %s AND level = %s", (kind, scope, level)).fetchone()
-        if row is None:
-            return None
-        points = self.conn.execute("SELECT paper_id, row_hash, topic, score, x, y, fitted FROM analysis_points "
-                                   "WHERE run_id = %s", (row[0],)).fetchall()
-        return {"input_hash": row[1], "params": json.loads(row[2]),
-                "centroids": bytes(row[3]) if row[3] is not None else None, "dims": row[4],
-                "model": json.loads(row[5]), "points": [tuple(p) for p in points]}
 
     def save_analysis_run(self, kind: str, scope: str, level: str, *, input_hash: str,
                           params: dict[str, Any], centroids: bytes | None, dims: int | None,
@@ -132,13 +86,3 @@ class AnalysisData:
                             "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)", [(run_id, *p) for p in points])
         return True
 
-    def stored_topic(self, paper_id: str, scope: str, level: str = "coarse") -> dict[str, Any] | None:
-        row = self.conn.execute(
-            "SELECT pt.topic, r.model FROM analysis_points pt JOIN analysis_runs r ON r.id = pt.run_id "
-            "WHERE r.kind = 'topics' AND r.scope = %s AND r.level = %s AND pt.paper_id = %s",
-            (scope, level, paper_id)).fetchone()
-        if row is None or row[0] is None:
-            return None
-        labels = json.loads(row[1] or "{}").get("labels") or []
-        topic = int(row[0])
-        return {"id": topic, "label": labels[topic] if 0 <= topic < len(labels) else str(topic)}

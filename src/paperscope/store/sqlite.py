@@ -8,13 +8,14 @@ import sqlite3
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator
 from urllib.parse import quote
 
-from ..filters import Filter
 from ..model import InputError, Paper
 from . import opening
+from .filter_sql import SQLITE
 from .rows import COPY_COLUMNS, ORDER_BY, PAPER_COLUMNS, membership_dict, paper_from_row
+from .shared import SharedQueries
 from .sqlite_analysis import AnalysisData
 from .sqlite_browse import BrowseQueries
 from .sqlite_bulk import BulkData
@@ -37,9 +38,12 @@ def _migrations() -> list[tuple[str, str]]:
     return files
 
 
-class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
+class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData, SharedQueries):
     """One SQLite library file. Writes go through `transaction()`; reads may run anywhere.
-    The queries are grouped by area in the mixins (browse, index, user, analysis)."""
+    The queries are grouped by area in the mixins (browse, index, user, analysis, bulk); those
+    written the same way for PostgreSQL come from `SharedQueries`."""
+
+    dialect = SQLITE
 
     def __init__(self, path: str | Path, *, readonly: bool = False, create: bool = True):
         """Open the library file at `path`; unless `create`, only one that exists (a missing
@@ -131,28 +135,16 @@ class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
     def schema_version(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT name FROM schema_migrations ORDER BY name")]
 
-    # ------------------------------------------------------------------ identity
-    def paper_for_keys(self, keys: Iterable[str]) -> str | None:
-        for key in keys:
-            row = self.conn.execute("SELECT paper_id FROM paper_keys WHERE key = ?", (key,)).fetchone()
-            if row:
-                return row[0]
-        return None
+    def _many(self, text: str, rows: list) -> None:
+        self.conn.executemany(text, rows)
 
+    # ------------------------------------------------------------------ identity
     def add_keys(self, paper_id: str, keys: Iterable[str]) -> None:
         self.conn.executemany("INSERT OR IGNORE INTO paper_keys(key, paper_id) VALUES (?, ?)",
                               [(k, paper_id) for k in keys])
 
     # ------------------------------------------------------------------ papers
-    def paper_row(self, paper_id: str) -> Mapping[str, Any] | None:
-        return self.conn.execute(f"SELECT {PAPER_COLUMNS} FROM papers WHERE id = ?", (paper_id,)).fetchone()
-
-    def insert_paper(self, values: dict[str, Any]) -> None:
-        cols = ", ".join(values)
-        marks = ", ".join("?" for _ in values)
-        self.conn.execute(f"INSERT INTO papers ({cols}) VALUES ({marks})", list(values.values()))
-
-    def update_paper(self, paper_id: str, values: dict[str, Any]) -> None:
+    def _update_row(self, paper_id: str, values: dict[str, Any]) -> None:
         if not values:
             return
         sets = ", ".join(f"{k} = ?" for k in values)
@@ -203,13 +195,6 @@ class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
                 out[r[0]].append(membership_dict(*r[1:]))
         return out
 
-    def papers(self, f: Filter | None = None, *, limit: int | None = None, offset: int = 0) -> list[Paper]:
-        """Papers passing `f`, in list order (`limit`/`offset` page through them)."""
-        ids = self.ordered_ids(f or Filter())
-        page = ids[offset:offset + limit] if limit is not None else ids[offset:]
-        found = self.papers_by_id(page)
-        return [found[i] for i in page if i in found]
-
     def papers_by_id(self, ids: list[str]) -> dict[str, Paper]:
         """{id: Paper} for the given ids (unknown ids are absent)."""
         rows: list[sqlite3.Row] = []
@@ -221,16 +206,6 @@ class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
     def _to_papers(self, rows: list[sqlite3.Row]) -> list[Paper]:
         members = self.memberships([r["id"] for r in rows])
         return [paper_from_row(r, members.get(r["id"], [])) for r in rows]
-
-    def count_papers(self) -> int:
-        return self.conn.execute("SELECT COUNT(*) FROM papers").fetchone()[0]
-
-    def collection_stats(self) -> list[dict[str, Any]]:
-        rows = self.conn.execute(
-            "SELECT c.name, c.venue, c.year, COUNT(DISTINCT m.paper_id) AS n, "
-            "COUNT(DISTINCT m.source_id) AS lists FROM collections c "
-            "LEFT JOIN memberships m ON m.collection_id = c.id GROUP BY c.id ORDER BY c.id")
-        return [{"name": r[0], "venue": r[1], "year": r[2], "papers": r[3], "lists": r[4]} for r in rows]
 
     def remove_collection(self, name: str) -> tuple[int, int]:
         """Delete a collection; papers left in no collection go too (user data stays, keyed by
@@ -258,12 +233,6 @@ class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData):
         cols = COPY_COLUMNS[name]
         self.conn.executemany(f"INSERT OR IGNORE INTO {name} ({', '.join(cols)}) "
                               f"VALUES ({', '.join('?' for _ in cols)})", rows)
-
-    def dump_memberships(self) -> Iterator[tuple]:
-        """(paper id, collection name, source path, position, status) of every membership."""
-        yield from self.conn.execute(
-            "SELECT m.paper_id, c.name, s.path, m.position, m.status FROM memberships m "
-            "JOIN collections c ON c.id = m.collection_id JOIN sources s ON s.id = m.source_id ORDER BY c.id, s.id")
 
     def load_memberships(self, rows: Iterable[tuple]) -> None:
         cids = dict(self.conn.execute("SELECT name, id FROM collections"))

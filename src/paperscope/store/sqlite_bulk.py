@@ -8,43 +8,14 @@ from __future__ import annotations
 import sqlite3
 from typing import Any, Iterable, Sequence
 
-# Stored paper columns a shard carries (facts included), in one order for export and load.
-BULK_COLUMNS = ("id", "title", "title_source", "abstract", "abstract_source", "authors", "keywords",
-                "status", "urls", "external_id", "label", "facts", "facts_hash", "text_hash")
+from .rows import BULK_COLUMNS
+
 
 
 class BulkData:
     conn: sqlite3.Connection
 
     # ------------------------------------------------------------------ export
-    def rowid_span(self) -> tuple[int, int]:
-        """(lowest, highest) paper row number; (0, 0) when there are no papers."""
-        row = self.conn.execute("SELECT COALESCE(MIN(rowid), 0), COALESCE(MAX(rowid), 0) FROM papers").fetchone()
-        return int(row[0]), int(row[1])
-
-    def export_papers(self, first: int, last: int) -> list[dict[str, Any]]:
-        """Every stored column of the papers with first <= row number <= last, by row number."""
-        cols = ", ".join(BULK_COLUMNS)
-        rows = self.conn.execute(f"SELECT rowid, {cols} FROM papers WHERE rowid BETWEEN ? AND ? ORDER BY rowid",
-                                 (int(first), int(last)))
-        return [{"rowid": r[0], **{c: r[i + 1] for i, c in enumerate(BULK_COLUMNS)}} for r in rows]
-
-    def export_memberships(self, first: int, last: int) -> list[dict[str, Any]]:
-        """Memberships of the papers in a row-number span, with collection and source spelled out."""
-        rows = self.conn.execute(
-            "SELECT m.paper_id, c.name, c.venue, c.year, s.path, s.sha256, s.format, m.position, m.status "
-            "FROM memberships m JOIN papers p ON p.id = m.paper_id JOIN collections c ON c.id = m.collection_id "
-            "JOIN sources s ON s.id = m.source_id WHERE p.rowid BETWEEN ? AND ? "
-            "ORDER BY p.rowid, c.id, s.id", (int(first), int(last)))
-        names = ("paper_id", "collection", "venue", "year", "source", "sha256", "format", "position", "status")
-        return [dict(zip(names, r)) for r in rows]
-
-    def export_keys(self, first: int, last: int) -> list[tuple[str, str]]:
-        """(identity key, paper id) of the papers in a row-number span."""
-        return [(r[0], r[1]) for r in self.conn.execute(
-            "SELECT k.key, k.paper_id FROM paper_keys k JOIN papers p ON p.id = k.paper_id "
-            "WHERE p.rowid BETWEEN ? AND ? ORDER BY p.rowid, k.key", (int(first), int(last)))]
-
     # ------------------------------------------------------------------ load
     def loaded_shards(self) -> dict[str, str]:
         """{shard name: fingerprint} of the build shards loaded into this library."""
@@ -66,16 +37,7 @@ class BulkData:
             self.conn.executemany(f"INSERT INTO papers ({cols}) VALUES ({marks})",
                                   [[p[c] for c in BULK_COLUMNS] for p in fresh])
             counts["added"] = len(fresh)
-            for p in papers:
-                old = known.get(p["id"])
-                if old is None:
-                    continue
-                changes = {c: p[c] for c in BULK_COLUMNS[1:] if old[c] != p[c]}
-                if changes:
-                    self.update_paper(p["id"], changes)  # type: ignore[attr-defined]
-                    counts["updated"] += 1
-                else:
-                    counts["unchanged"] += 1
+            self._bulk_update(papers, known, counts)  # type: ignore[attr-defined]
             self.conn.executemany("INSERT OR IGNORE INTO paper_keys(key, paper_id) VALUES (?, ?)", list(keys))
             collections: dict[str, int] = {}
             sources: dict[str, int] = {}

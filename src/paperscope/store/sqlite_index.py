@@ -5,25 +5,19 @@ embeddings keyed by model and text hash. Mixed into `SQLiteStore`."""
 from __future__ import annotations
 
 import itertools
-import json
 import sqlite3
 from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
-PART_BYTES = 64 << 20  # SQLite blobs stay well under their 1 GB limit
+from .shared import snapshot_rows
+
 
 
 class IndexData:
     conn: sqlite3.Connection
 
     # ------------------------------------------------------------------ postings
-    def stale_posting_rowids(self, tokenizer: str) -> list[int]:
-        """Papers without current postings (new, changed, or made by an older tokenizer)."""
-        return [r[0] for r in self.conn.execute(
-            "SELECT p.rowid FROM papers p LEFT JOIN paper_terms t ON t.paper_rowid = p.rowid "
-            "WHERE t.paper_rowid IS NULL OR t.tokenizer != ? ORDER BY p.rowid", (tokenizer,))]
-
     def index_fields(self, rowids: Sequence[int]) -> list[dict[str, Any]]:
         """The indexed fields (title, label, abstract, authors/keywords JSON) by row number."""
         out: list[dict[str, Any]] = []
@@ -59,16 +53,6 @@ class IndexData:
                                 "ORDER BY t.paper_rowid", (tokenizer,))
         return itertools.chain.from_iterable(iter(lambda: cur.fetchmany(chunk), []))
 
-    def paper_postings(self, rowid: int, tokenizer: str) -> bytes | None:
-        row = self.conn.execute("SELECT postings FROM paper_terms WHERE paper_rowid = ? AND tokenizer = ?",
-                                (int(rowid), tokenizer)).fetchone()
-        return row[0] if row else None
-
-    def postings_complete(self) -> bool:
-        """Every paper has postings (of some tokenizer)."""
-        return self.conn.execute(
-            "SELECT (SELECT COUNT(*) FROM papers) = (SELECT COUNT(*) FROM paper_terms)").fetchone()[0] == 1
-
     def term_ids(self, words: Iterable[str]) -> dict[str, int]:
         uniq = sorted(set(words))
         out: dict[str, int] = {}
@@ -98,39 +82,12 @@ class IndexData:
     # ------------------------------------------------------------------ snapshots
     def save_snapshot(self, name: str, gen: int, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
         """Replace snapshot `name` (meta + arrays) in one transaction."""
-        rows = [(f"{name}/meta", 0, gen, json.dumps({**meta, "generation": gen}).encode())]
-        for key, arr in arrays.items():
-            raw = np.ascontiguousarray(arr).tobytes()
-            for part, at in enumerate(range(0, max(len(raw), 1), PART_BYTES)):
-                rows.append((f"{name}/{key}", part, gen, raw[at:at + PART_BYTES]))
+        rows = snapshot_rows(name, gen, meta, arrays)
         with self.transaction() as conn:  # type: ignore[attr-defined]
             conn.execute("DELETE FROM search_snapshots WHERE name LIKE ?", (name + "/%",))
             conn.executemany("INSERT INTO search_snapshots(name, part, generation, data) VALUES (?, ?, ?, ?)", rows)
 
-    def snapshot_meta(self, name: str) -> dict[str, Any] | None:
-        row = self.conn.execute("SELECT data FROM search_snapshots WHERE name = ? AND part = 0",
-                                (f"{name}/meta",)).fetchone()
-        return json.loads(row[0]) if row else None
-
-    def load_snapshot(self, name: str, gen: int, dtypes: Sequence[tuple[str, Any]]) -> dict[str, np.ndarray]:
-        out = {}
-        for key, dtype in dtypes:
-            parts = self.conn.execute("SELECT data FROM search_snapshots WHERE name = ? AND generation = ? "
-                                      "ORDER BY part", (f"{name}/{key}", gen)).fetchall()
-            buf = bytearray()  # writable, so callers get ordinary arrays
-            for p in parts:
-                buf += p[0]
-            out[key] = np.frombuffer(buf, dtype=dtype)
-        return out
-
     # ------------------------------------------------------------------ embeddings
-    def texts_to_embed(self, model: str) -> list[tuple[str, str | None, str]]:
-        """(text hash, title, abstract) of every paper text without a `model` vector."""
-        return [tuple(r) for r in self.conn.execute(
-            "SELECT p.text_hash, MIN(p.title), MIN(p.abstract) FROM papers p "
-            "LEFT JOIN embeddings e ON e.model = ? AND e.text_hash = p.text_hash "
-            "WHERE e.text_hash IS NULL GROUP BY p.text_hash ORDER BY MIN(p.rowid)", (model,))]
-
     def save_embeddings(self, model: str, dim: int, rows: Iterable[tuple[str, bytes]]) -> None:
         """(text hash, float16 vector bytes) rows, inside a transaction."""
         self.conn.executemany("INSERT OR REPLACE INTO embeddings(model, text_hash, dim, vector) VALUES (?, ?, ?, ?)",

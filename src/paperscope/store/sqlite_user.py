@@ -7,7 +7,6 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-ANY_TAG = ""  # a dismissal that applies to every tag
 _MARK_COLUMNS = ("starred", "read_at", "note")
 
 
@@ -38,10 +37,6 @@ class UserData:
         self.conn.execute("DELETE FROM user_marks WHERE paper_id = ? AND starred = 0 AND "
                           "read_at IS NULL AND note IS NULL", (paper_id,))
 
-    def read_at(self, paper_id: str) -> str | None:
-        row = self.conn.execute("SELECT read_at FROM user_marks WHERE paper_id = ?", (paper_id,)).fetchone()
-        return row[0] if row else None
-
     def now(self) -> str:
         return self.conn.execute("SELECT strftime('%Y-%m-%dT%H:%M:%SZ','now')").fetchone()[0]
 
@@ -50,28 +45,6 @@ class UserData:
             self.conn.execute("INSERT OR IGNORE INTO user_dismissals(paper_id, tag) VALUES (?, ?)", (paper_id, scope))
         else:
             self.conn.execute("DELETE FROM user_dismissals WHERE paper_id = ? AND tag = ?", (paper_id, scope))
-
-    def user_fields(self, paper_ids: list[str]) -> dict[str, dict[str, Any]]:
-        """The user-data fields of paper JSON, for each id."""
-        out = {pid: {"tags": [], "starred": False, "read": False, "read_at": None, "note": None,
-                     "irrelevant": False, "irrelevant_tags": []} for pid in paper_ids}
-        for i in range(0, len(paper_ids), 500):
-            chunk = paper_ids[i:i + 500]
-            marks = ",".join("?" for _ in chunk)
-            for pid, tag in self.conn.execute(
-                    f"SELECT paper_id, tag FROM user_tags WHERE paper_id IN ({marks}) "
-                    "ORDER BY paper_id, tag COLLATE NOCASE", chunk):
-                out[pid]["tags"].append(tag)
-            for pid, starred, read_at, note in self.conn.execute(
-                    f"SELECT paper_id, starred, read_at, note FROM user_marks WHERE paper_id IN ({marks})", chunk):
-                out[pid].update(starred=bool(starred), read=read_at is not None, read_at=read_at, note=note)
-            for pid, tag in self.conn.execute(
-                    f"SELECT paper_id, tag FROM user_dismissals WHERE paper_id IN ({marks}) ORDER BY tag", chunk):
-                if tag == ANY_TAG:
-                    out[pid]["irrelevant"] = True
-                else:
-                    out[pid]["irrelevant_tags"].append(tag)
-        return out
 
     def tag_counts(self) -> list[dict[str, Any]]:
         """Every tag with its papers in the library and those kept for papers not in it now."""
@@ -93,16 +66,3 @@ class UserData:
             f"SELECT DISTINCT d.paper_id FROM user_dismissals d JOIN papers p ON p.id = d.paper_id "
             f"WHERE d.tag IN ({marks}) ORDER BY p.rowid", scopes)]
 
-    def marked_ids(self, *, starred: bool = False, read: bool = False, noted: bool = False) -> list[str]:
-        """Papers with a star / a read mark / a note (any mark when no filter), most recently
-        changed first."""
-        where = ["1=1"]
-        if starred:
-            where.append("m.starred = 1")
-        if read:
-            where.append("m.read_at IS NOT NULL")
-        if noted:
-            where.append("m.note IS NOT NULL")
-        return [r[0] for r in self.conn.execute(
-            f"SELECT m.paper_id FROM user_marks m JOIN papers p ON p.id = m.paper_id "
-            f"WHERE {' AND '.join(where)} ORDER BY m.updated_at DESC, p.rowid")]
