@@ -93,3 +93,22 @@ def test_no_store_parameter_outside_the_store_package_is_untyped():
     loose = [p for p in params if p[3] is None or p[3] in ("Any", "object")]
     assert not loose, f"untyped store parameters: {loose}"
     assert {p[3] for p in params} <= {"Store", "Store | None", "'Store'"}
+
+
+@pytest.mark.parametrize("backend", sorted(BACKEND_CLASSES))
+def test_paper_columns_cross_the_store_as_lists_and_dicts(backend, tmp_path):
+    store = open_store(tmp_path / "lib.db" if backend == "sqlite" else new_postgres_url())
+    try:
+        with store.transaction():
+            store.insert_paper({"id": "p1", "abstract": "A study.", "abstract_source": "A study.",
+                                "authors": ["Ada Lovelace", "Zoë Ng"], "keywords": ["graphs"],
+                                "urls": {"pdf": "https://example.org/p1.pdf"}, "text_hash": "h1"})
+            store.update_paper("p1", {"keywords": ["graphs", "trees"], "urls": {"code": "https://example.org/c"}})
+        row = store.paper_row("p1")
+        assert row["authors"] == ["Ada Lovelace", "Zoë Ng"] and row["keywords"] == ["graphs", "trees"]
+        assert row["urls"] == {"code": "https://example.org/c"} and row["facts"] == {}
+        with pytest.raises(TypeError, match="authors"), store.transaction():  # JSON text would be stored as a string
+            store.update_paper("p1", {"authors": '["Ada Lovelace"]'})
+        assert store.paper_row("p1")["authors"] == ["Ada Lovelace", "Zoë Ng"]
+    finally:
+        store.close()
