@@ -17,9 +17,10 @@ none). Two records of one file never merge by fuzz: a list names each paper once
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Container
+from typing import Container
 
 from .words import WORD_PART, fold
+from .store.protocol import Store
 
 THRESHOLD = 0.55  # halfway across the gap resolve_eval measures on dev corpora (wrong <= 0.16, right >= 0.89)
 MIN_WORDS = 20  # shorter texts are too generic to identify a paper
@@ -138,7 +139,7 @@ class FuzzyIdentity:
     """Per-venue/year indexes for one ingest run, loaded from the store on first use and kept
     up to date as the run adds papers and fills titles."""
 
-    def __init__(self, store: Any, threshold: float = THRESHOLD):
+    def __init__(self, store: Store, threshold: float = THRESHOLD):
         self.store = store
         self.threshold = threshold
         self._indexes: dict[tuple[str, int | None], VenueIndex] = {}

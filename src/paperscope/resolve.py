@@ -31,6 +31,7 @@ from . import identity
 from .filters import Filter
 from .ingest import Ingester
 from .model import InputError, clean_text, content_hash, latex_to_plain, match_key
+from .store.protocol import Store
 
 ARXIV_RESULTS = 5  # candidates asked per paper
 ARXIV_GIVE_UP = 3  # consecutive failed searches that end the arXiv step
@@ -48,7 +49,7 @@ class Group:
 
 
 class Resolver:
-    def __init__(self, store, *, base_url: str | None = None, arxiv_url: str | None = None,
+    def __init__(self, store: Store, *, base_url: str | None = None, arxiv_url: str | None = None,
                  arxiv: bool = True, save: str | Path | None = None,
                  progress: Callable[[str, int, int], None] | None = None,
                  say: Callable[[str], None] | None = None, transport_options: dict | None = None):
@@ -190,7 +191,7 @@ def _judge(target, checker: identity.FuzzyIdentity, g: Group, paper, entries: li
 
 
 # ---------------------------------------------------------------------- the papers in question
-def untitled_groups(store, collection: str | None = None) -> list[Group]:
+def untitled_groups(store: Store, collection: str | None = None) -> list[Group]:
     """The title-less papers of each collection (of one, when named), each paper once."""
     collections = store.collection_stats()
     if collection is not None:
@@ -210,7 +211,7 @@ def untitled_groups(store, collection: str | None = None) -> list[Group]:
     return groups
 
 
-def _untitled(store, groups: list[Group]) -> list[Group]:
+def _untitled(store: Store, groups: list[Group]) -> list[Group]:
     out = []
     for g in groups:
         now = store.papers_by_id([p.id for p in g.papers])
@@ -218,7 +219,7 @@ def _untitled(store, groups: list[Group]) -> list[Group]:
     return out
 
 
-def _changes(store, before: dict[str, str]) -> list[dict[str, Any]]:
+def _changes(store: Store, before: dict[str, str]) -> list[dict[str, Any]]:
     now = store.papers_by_id(list(before))
     return [{"id": pid, "collection": before[pid], "title": p.title, "origin": p.title_origin,
              "score": p.title_score, "authors": len(p.authors)}
@@ -238,8 +239,8 @@ def scratch_copy(groups: list[Group], folder: Path):
             for position, p in enumerate(g.papers):
                 scratch.insert_paper({
                     "id": p.id, "title": None, "abstract": p.abstract, "abstract_source": p.abstract_source,
-                    "authors": json.dumps(p.authors), "keywords": json.dumps(p.keywords), "status": p.status,
-                    "urls": json.dumps(p.urls), "label": p.facts.get("label"),
+                    "authors": list(p.authors), "keywords": list(p.keywords), "status": p.status,
+                    "urls": dict(p.urls), "label": p.facts.get("label"),
                     "text_hash": content_hash(None, p.abstract)})
                 scratch.add_keys(p.id, [f"a:{match_key(p.abstract, rendered=True)}"])
                 scratch.add_membership(p.id, cid, source, position, p.status)
