@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Container
 
+from .store.protocol import Store
 from .words import WORD_PART, fold
 from .store.protocol import Store
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import identity
+from .store.protocol import Store
 from .filters import Filter
 from .ingest import Ingester
 from .model import InputError, clean_text, content_hash, latex_to_plain, match_key
