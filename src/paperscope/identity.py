@@ -21,7 +21,6 @@ from typing import Container
 
 from .store.protocol import Store
 from .words import WORD_PART, fold
-from .store.protocol import Store
 
 THRESHOLD = 0.55  # halfway across the gap resolve_eval measures on dev corpora (wrong <= 0.16, right >= 0.89)
 MIN_WORDS = 20  # shorter texts are too generic to identify a paper

@@ -32,7 +32,6 @@ from .store.protocol import Store
 from .filters import Filter
 from .ingest import Ingester
 from .model import InputError, clean_text, content_hash, latex_to_plain, match_key
-from .store.protocol import Store
 
 ARXIV_RESULTS = 5  # candidates asked per paper
 ARXIV_GIVE_UP = 3  # consecutive failed searches that end the arXiv step
