@@ -8,7 +8,7 @@ import pytest
 from build_support import assert_same, snapshot
 from conftest import EXAMPLES
 
-from paperscope.build import shards
+from paperscope.bulk import shards
 from paperscope.library import Library
 
 pytest.importorskip("pyarrow")

@@ -12,7 +12,7 @@ import pytest
 from build_support import assert_same, snapshot, worker_pids
 from conftest import EXAMPLES
 
-from paperscope.build import shards
+from paperscope.bulk import shards
 from paperscope.library import Library
 
 ray = pytest.importorskip("ray")

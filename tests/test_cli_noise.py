@@ -10,7 +10,7 @@ import sys
 import pytest
 from conftest import EXAMPLES
 
-from paperscope.build import shards
+from paperscope.bulk import shards
 
 
 def cli(*args, env=None, cwd=None):

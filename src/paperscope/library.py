@@ -199,15 +199,15 @@ class Library(AnalysisMethods, UserMethods, ExpertiseMethods):
     def build(paths: Iterable[str | Path], out: str | Path, **options: Any) -> dict[str, Any]:
         """Inputs -> Parquet shards (facts, embeddings, memberships, keys, manifest) in folder
         `out`, on this process or a Ray cluster (`engine=`, `address=`, `workers=`); touches
-        no library. See `paperscope.build.run.build` for the options."""
-        from .build import build
+        no library. See `paperscope.bulk.run.build` for the options."""
+        from .bulk import build
 
         return build(paths, out, **options)
 
     def load(self, folder: str | Path, *, say: Callable[[str], None] | None = None,
              progress: Progress | None = None) -> dict[str, Any]:
         """Bulk-load a build folder (only shards not loaded yet), then build the search indexes."""
-        from .build import load_shards
+        from .bulk import load_shards
 
         out = load_shards(self.store, folder, say=say)
         self.invalidate()
