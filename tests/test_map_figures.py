@@ -46,7 +46,7 @@ def small(tmp_path_factory, samples_dir):
 
 
 def test_png_map_labels_are_whole_terms_and_its_legend_names_every_topic(small):
-    points = small.map_points(venue="ICML", year=2024)
+    points = small.map(venue="ICML", year=2024)
     topics = small.topics(venue="ICML", year=2024)
     fig = map_figure(points, topics)
     legend = [t.get_text() for t in fig.legends[0].get_texts()]

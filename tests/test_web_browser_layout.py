@@ -81,7 +81,7 @@ def icml_server(tmp_path_factory):
     db = tmp_path_factory.mktemp("icml") / "icml.db"
     with Library.open(db) as lib:
         lib.ingest([REPO / "examples" / "proceedings"], embed=False)
-        lib.map_points(venue="ICML", year=2024)  # computed once here, stored in the library
+        lib.map(venue="ICML", year=2024)  # computed once here, stored in the library
         lib.topics(venue="ICML", year=2024)
     server = start_server(db)
     yield server

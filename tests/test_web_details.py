@@ -28,7 +28,7 @@ def merged(tmp_path_factory, samples_dir):
     with Library.open(db) as lib:
         lib.ingest([root / "icml2024_list.txt", root / "icml2024_proceedings.json", samples_dir], embed=False)
         pid = next(p["id"] for p in lib.papers() if p["abstract"].startswith("We study merged records"))
-        assert len(lib.paper(pid)["collections"]) == 2
+        assert len(lib.show(pid)["collections"]) == 2
     return db, pid
 
 
