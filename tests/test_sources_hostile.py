@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import random
 
 import pytest
 
@@ -17,8 +18,15 @@ ABSTRACT = ("We study the problem of learning sparse representations from noisy 
             "that a simple thresholding rule recovers the support with high probability.")
 
 
+SYLLABLES = ("ka", "lo", "mi", "ne", "ru", "so", "ti", "va", "ze", "po", "qui", "den")
+
+
 def abstract(i: int) -> str:
-    return f"Paper {i} reports: {ABSTRACT}"
+    """A distinct paper per i: near-identical abstracts of one venue would rightly meet by
+    fuzzy identity, so each carries its own made-up words."""
+    rng = random.Random(i)
+    words = ["".join(rng.choice(SYLLABLES) for _ in range(3)) for _ in range(40)]
+    return f"Paper {i} reports on {' '.join(words)}. {ABSTRACT}"
 
 
 def good_list(tmp_path, name="good.txt", n=2, first=100):
