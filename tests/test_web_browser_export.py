@@ -70,7 +70,7 @@ def test_paper_page_leads_to_its_reviewers(page, srv, mixed):  # noqa: F811
     link = page.locator("#reviewers a", has_text="Suggest reviewers")
     assert link.is_visible()
     link.click()
-    page.wait_for_url(re.compile(r"/reviewers\?paper="))
+    page.wait_for_url(re.compile(r"/reviewers\?paper_id="))
     assert page.locator("h1").inner_text() == "Reviewer suggestions"
     ranked = page.locator(".authors-ranked > li")
     assert ranked.count() >= 1
