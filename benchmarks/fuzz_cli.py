@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -58,8 +59,18 @@ class Runner:
             for w in writers:
                 w.join(timeout=5)
         outcome = judge(proc.returncode, proc.stderr.decode("utf-8", "replace"))
-        return {"kind": outcome.kind, "detail": outcome.detail, "seconds": time.perf_counter() - t0,
+        return {"kind": outcome.kind, "detail": scrub(outcome.detail), "seconds": time.perf_counter() - t0,
                 "argv": _shown(args)}
+
+
+_MACHINE_PATH = re.compile(r"/[^\s\"']*?/(site-packages|src)/")
+
+
+def scrub(text: str | None) -> str | None:
+    """A traceback without the machine's folders: `<site-packages>/...`, `src/...`."""
+    if text is None:
+        return None
+    return _MACHINE_PATH.sub(lambda m: "<site-packages>/" if m.group(1) == "site-packages" else "src/", text)
 
 
 def _shown(args: list[bytes]) -> str:
