@@ -75,6 +75,7 @@ def scrub(text: str | None) -> str | None:
 
 def _shown(args: list[bytes]) -> str:
     text = " ".join(os.fsdecode(a) for a in args).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    text = re.sub(re.escape(tempfile.gettempdir()) + r"/[^/\s]+", "<tmp>", text)  # no machine folders in results
     return text if len(text) < 200 else text[:200] + "..."
 
 

@@ -27,7 +27,7 @@ def _pgserver():
     try:
         # pgserver keeps its lock file in the user's runtime folder; without XDG_RUNTIME_DIR (a
         # container, cron, ssh without a login session) platformdirs falls back to a private
-        # /tmp/runtime-UID, which serves the lock as well, and warns about it on import: a line
+        # a per-user runtime folder under the temp dir, which serves the lock as well, and warns about it on import: a line
         # the user can do nothing about. Only that warning, only during this import.
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeDirWarning)
