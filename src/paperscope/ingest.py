@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import select
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -304,7 +305,11 @@ def _hold_for_tests(point: int | str) -> None:
     process, which is the point). Unset: nothing happens."""
     hold = os.environ.get("PAPERSCOPE_TEST_HOLD")
     if hold and hold.partition(":")[0] == str(point):
-        with open(hold.partition(":")[2], "rb") as fifo:
+        with open(hold.partition(":")[2], "rb", buffering=0) as fifo:
+            # a blocking read could miss a signal that lands just before it starts; a short
+            # select returns to the interpreter, which then runs the pending signal's handler
+            while not select.select([fifo], [], [], 0.2)[0]:
+                pass
             fifo.read(1)
 
 
