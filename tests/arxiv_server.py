@@ -13,10 +13,14 @@ entity-expansion bomb in a DTD), "error" (arXiv's error entry for a bad query).
 from __future__ import annotations
 
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlsplit
+import sys
+from pathlib import Path
 from xml.sax.saxutils import escape
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from local_server import LocalServer, Request  # noqa: E402
+
+ATOM = "application/atom+xml; charset=utf-8"
 
 _PHRASE = re.compile(r'abs:"([^"]+)"')
 FEED_HEAD = ('<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom" '
@@ -44,25 +48,18 @@ def entry_xml(i: int, paper: dict) -> str:
             f'<arxiv:primary_category term="cs.LG" scheme="http://arxiv.org/schemas/atom"/></entry>\n')
 
 
-class ArxivServer:
+class ArxivServer(LocalServer):
     def __init__(self, papers: list[dict], port: int = 0):
         self.papers = papers
         self.index = [_norm(p["abstract"]) for p in papers]
         self.misbehave: list[str] = []
-        self.queries: list[str] = []
-        self._lock = threading.Lock()
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        super().__init__(port)
 
-    def __enter__(self) -> "ArxivServer":
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+    @property
+    def queries(self) -> list[str]:
+        """The search_query of every /api/query request, in order."""
+        with self.lock:
+            return [r.query.get("search_query", "") for r in self.received if r.path == "/api/query"]
 
     def feed(self, query: str, start: int, max_results: int) -> str:
         phrases = [_norm(p) for p in _PHRASE.findall(query)]
@@ -75,51 +72,28 @@ class ArxivServer:
                 f"<opensearch:itemsPerPage>{max_results}</opensearch:itemsPerPage>\n"
                 + "".join(entry_xml(i, self.papers[i]) for i in page) + "</feed>\n")
 
-
-def _handler(server: ArxivServer):
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args) -> None:
-            pass
-
-        def do_GET(self) -> None:
-            url = urlsplit(self.path)
-            if url.path != "/api/query":
-                return self._send(404, "<html>not found</html>", "text/html")
-            q = {k: v[-1] for k, v in parse_qs(url.query).items()}
-            with server._lock:
-                server.queries.append(q.get("search_query", ""))
-                bad = server.misbehave.pop(0) if server.misbehave else None
-            if bad == "503":
-                return self._send(503, "Service Unavailable", "text/plain", {"Retry-After": "1"})
-            if bad == "empty":
-                return self._send(200, FEED_HEAD + "<opensearch:totalResults>0</opensearch:totalResults></feed>")
-            if bad == "malformed":
-                return self._send(200, server.feed(q.get("search_query", ""), 0, 5)[:300])
-            if bad == "hostile":
-                return self._send(200, BOMB)
-            if bad == "error":
-                return self._send(400, FEED_HEAD + "<entry><id>http://arxiv.org/api/errors#incorrect_id_format</id>"
-                                  "<title>Error</title><summary>incorrect id format</summary></entry></feed>")
-            try:
-                start, n = int(q.get("start", 0)), int(q.get("max_results", 10))
-            except ValueError:
-                return self._send(400, FEED_HEAD + "</feed>")
-            self._send(200, server.feed(q.get("search_query", ""), start, n))
-
-        def _send(self, status: int, text: str, ctype: str = "application/atom+xml; charset=utf-8",
-                  headers: dict | None = None) -> None:
-            body = text.encode("utf-8")
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            for k, v in (headers or {}).items():
-                self.send_header(k, v)
-            self.end_headers()
-            self.wfile.write(body)
-
-    return Handler
+    def handle(self, request: Request) -> None:
+        if request.method != "GET" or request.route != "/api/query":
+            return request.send(404, "<html>not found</html>", "text/html")
+        q = request.query
+        with self.lock:
+            bad = self.misbehave.pop(0) if self.misbehave else None
+        if bad == "503":
+            return request.send(503, "Service Unavailable", "text/plain", {"Retry-After": "1"})
+        if bad == "empty":
+            return request.send(200, FEED_HEAD + "<opensearch:totalResults>0</opensearch:totalResults></feed>", ATOM)
+        if bad == "malformed":
+            return request.send(200, self.feed(q.get("search_query", ""), 0, 5)[:300], ATOM)
+        if bad == "hostile":
+            return request.send(200, BOMB, ATOM)
+        if bad == "error":
+            return request.send(400, FEED_HEAD + "<entry><id>http://arxiv.org/api/errors#incorrect_id_format</id>"
+                                "<title>Error</title><summary>incorrect id format</summary></entry></feed>", ATOM)
+        try:
+            start, n = int(q.get("start", 0)), int(q.get("max_results", 10))
+        except ValueError:
+            return request.send(400, FEED_HEAD + "</feed>", ATOM)
+        request.send(200, self.feed(q.get("search_query", ""), start, n), ATOM)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -127,8 +101,6 @@ def main(argv: list[str] | None = None) -> None:
     import argparse
     import gzip
     import json
-    import time
-    from pathlib import Path
 
     parser = argparse.ArgumentParser(description="arXiv API test server")
     parser.add_argument("--port", type=int, default=8766)
@@ -137,13 +109,8 @@ def main(argv: list[str] | None = None) -> None:
     papers = [{"title": r["name"], "abstract": r["abstract"],
                "authors": [a.strip() for a in r["speakers/authors"].split(",")]}
               for r in json.loads(gzip.decompress(events.read_bytes()))]
-    with ArxivServer(papers, port=args.port) as server:
-        print(f"serving {server.url} (PAPERSCOPE_ARXIV_URL={server.url}); Ctrl-C stops", flush=True)
-        try:
-            while True:
-                time.sleep(3600)
-        except KeyboardInterrupt:
-            pass
+    server = ArxivServer(papers, port=args.port)
+    server.serve_until_interrupted(f"serving {server.url} (PAPERSCOPE_ARXIV_URL={server.url}); Ctrl-C stops")
 
 
 if __name__ == "__main__":

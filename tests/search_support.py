@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 PAPERS = [
     {"key": "flow", "title": "Flow Matching for Generative Modeling", "venue": "ICLR", "year": 2023,
      "status": "Oral", "code": "https://github.com/example/flow-matching",
@@ -85,3 +87,14 @@ def make_library(folder: Path, *, embed: bool = False, backend: str = "sqlite"):
 
 def titles(results: list) -> list[str]:
     return [r.paper["title"] for r in results]
+
+
+@pytest.fixture(scope="module")
+def small_library(tmp_path_factory, backend):
+    """This library with embeddings, once a test module: (its --db value, {key: paper id})."""
+    folder = tmp_path_factory.mktemp("search")
+    lib, ids = make_library(folder, embed=True, backend=backend)
+    where = lib.store.url if backend == "postgres" else folder / "lib.db"
+    lib.close()
+    return where, ids
+

@@ -30,29 +30,20 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import socket
-import struct
 import sys
 import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import source_data  # noqa: E402
+from local_server import LocalServer, Request  # noqa: E402
 
 USER = ("reader@example.org", "correct horse")
 _VIRTUAL = re.compile(r"^/static/virtual/data/([a-z0-9]+)-(\d{4})-orals-posters\.json$")
 _PMLR = re.compile(r"^/v(\d+)/assets/bib/bibliography\.bib$")
-
-
-class _QuietServer(ThreadingHTTPServer):
-    def handle_error(self, request, client_address) -> None:
-        if not isinstance(sys.exc_info()[1], (ConnectionError, BrokenPipeError, OSError)):
-            super().handle_error(request, client_address)
 
 
 @dataclass
@@ -64,7 +55,7 @@ class Fault:
     value: float = 1
 
 
-class SourceServer:
+class SourceServer(LocalServer):
     def __init__(self, *, openreview: dict | None = None, openreview_v1: dict | None = None,
                  virtual: dict | None = None, pmlr: dict | None = None, port: int = 0):
         self.v2 = {k: list(v) for k, v in (openreview or {}).items()}
@@ -77,21 +68,12 @@ class SourceServer:
         self.tokens: set[str] = set()
         self.blocked = threading.Event()
         self._release = threading.Event()
-        self._lock = threading.Lock()
         self._grown: set[str] = set()
-        self.httpd = _QuietServer(("127.0.0.1", port), _handler(self))
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        super().__init__(port)
 
-    def __enter__(self) -> "SourceServer":
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
+    def close(self) -> None:
         self.release()
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        super().close()
 
     def add(self, *faults: Fault) -> "SourceServer":
         self.faults.extend(faults)
@@ -102,7 +84,7 @@ class SourceServer:
 
     def fault(self, kind: str, source: str, page: int, consume: bool = True) -> Fault | None:
         """The first matching fault still armed (its count used up when `consume`)."""
-        with self._lock:
+        with self.lock:
             for f in self.faults:
                 if f.kind == kind and f.source in ("*", source) and f.page in (None, page) and f.times != 0:
                     if consume and f.times is not None:
@@ -110,134 +92,107 @@ class SourceServer:
                     return f
         return None
 
+    def handle(self, req: Request) -> None:
+        if req.method == "GET":
+            return self._get(req)
+        if req.method != "POST" or req.route != "/login":
+            return req.send(404, {"name": "NotFoundError", "message": "no such route"})
+        try:
+            body = req.json({})
+        except ValueError:
+            return req.send(400, {"name": "ValidationError", "message": "body is not JSON"})
+        if (body.get("id"), body.get("password")) != USER:
+            return req.send(403, {"name": "ForbiddenError", "message": "Invalid username or password"})
+        token = f"tok-{len(self.tokens) + 1}"
+        self.tokens.add(token)
+        req.send(200, {"token": token, "user": {"id": "~Test_Reader1", "profile": {"id": "~Test_Reader1"}}})
 
-def _handler(server: SourceServer):
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+    def _get(self, req: Request) -> None:
+        if req.route == "/notes":
+            return self._notes(req, req.query)
+        m = _VIRTUAL.match(req.route)
+        if m:
+            results = self.virtual.get((m.group(1), int(m.group(2))))
+            if results is None:
+                return req.send(404, {"detail": "Not found."})
+            answer = {"count": len(results), "next": None, "previous": None, "results": results}
+            if self.fault("hostile", "virtual", 0):
+                return self._answer(req, "virtual", 0, _hostile_json(answer, "results", "name"))
+            return self._answer(req, "virtual", 0, answer)
+        m = _PMLR.match(req.route)
+        if m and m.group(1) in self.pmlr:
+            body = self.pmlr[m.group(1)].encode("utf-8")
+            if self.fault("hostile", "pmlr", 0):
+                body = _hostile_bib(body)
+            return self._answer(req, "pmlr", 0, body, "application/x-bibtex")
+        req.send(404, b"<html><body>404 Not Found</body></html>", "text/html")
 
-        def log_message(self, *args) -> None:  # quiet
-            pass
+    # -------------------------------------------------------------- OpenReview
+    def _notes(self, req: Request, query: dict) -> None:
+        if self.fault("login", "openreview", -1, consume=False):
+            auth = req.headers.get("Authorization", "")
+            if auth.removeprefix("Bearer ") not in self.tokens:
+                return req.send(403, {"name": "ForbiddenError", "message": "Forbidden: log in to read notes"})
+        try:
+            offset, limit = int(query.get("offset", 0)), int(query.get("limit", 1000))
+        except ValueError:
+            return req.send(400, {"name": "ValidationError", "message": "offset and limit must be numbers"})
+        if "content.venueid" in query:
+            key, notes = query["content.venueid"], self.v2.get(query["content.venueid"])
+        elif query.get("invitation", "").endswith("/-/Submission"):  # v2: every submission
+            key = query["invitation"].removesuffix("/-/Submission")
+            found = [notes for venue, notes in self.v2.items() if venue.startswith(key)]
+            notes = [n for group in found for n in group] if found else None
+        else:
+            key, notes = query.get("invitation", ""), self.v1.get(query.get("invitation", ""))
+            if notes is not None and query.get("details") != "directReplies":
+                notes = [{k: v for k, v in n.items() if k != "details"} for n in notes]
+        if notes is None:
+            return req.send(200, {"notes": [], "count": 0})
+        if offset > 0 and key not in self._grown:
+            grow = self.fault("grow", "openreview", offset)
+            if grow:
+                self._grown.add(key)
+                extra = [dict(n, id=f"{n['id']}x", forum=f"{n['forum']}x") for n in notes[: int(grow.value)]]
+                for n in extra:
+                    n["content"] = {k: _reworded(v) if k in ("title", "abstract") else v
+                                    for k, v in n["content"].items()}
+                (self.v2 if "content.venueid" in query else self.v1)[key].extend(extra)
+                notes = notes + extra
+        cap = self.fault("cap", "openreview", offset, consume=False)
+        limit = min(limit, 1000, int(cap.value) if cap else 1000)
+        overlap = self.fault("overlap", "openreview", offset, consume=False)
+        start = max(0, offset - int(overlap.value)) if overlap and offset > 0 else offset
+        page = notes[start:start + limit]
+        if self.fault("hostile", "openreview", offset):
+            return self._answer(req, "openreview", offset, _hostile(page, len(notes)))
+        self._answer(req, "openreview", offset, {"notes": page, "count": len(notes)})
 
-        def do_POST(self) -> None:
-            if urlsplit(self.path).path != "/login":
-                return self._send(404, {"name": "NotFoundError", "message": "no such route"})
-            length = int(self.headers.get("Content-Length") or 0)
-            try:
-                body = json.loads(self.rfile.read(length) or b"{}")
-            except ValueError:
-                return self._send(400, {"name": "ValidationError", "message": "body is not JSON"})
-            if (body.get("id"), body.get("password")) != USER:
-                return self._send(403, {"name": "ForbiddenError", "message": "Invalid username or password"})
-            token = f"tok-{len(server.tokens) + 1}"
-            server.tokens.add(token)
-            self._send(200, {"token": token, "user": {"id": "~Test_Reader1", "profile": {"id": "~Test_Reader1"}}})
-
-        def do_GET(self) -> None:
-            url = urlsplit(self.path)
-            query = {k: v[-1] for k, v in parse_qs(url.query).items()}
-            if url.path == "/notes":
-                return self._notes(query)
-            m = _VIRTUAL.match(url.path)
-            if m:
-                results = server.virtual.get((m.group(1), int(m.group(2))))
-                if results is None:
-                    return self._send(404, {"detail": "Not found."})
-                answer = {"count": len(results), "next": None, "previous": None, "results": results}
-                if server.fault("hostile", "virtual", 0):
-                    return self._answer("virtual", 0, _hostile_json(answer, "results", "name"))
-                return self._answer("virtual", 0, answer)
-            m = _PMLR.match(url.path)
-            if m and m.group(1) in server.pmlr:
-                body = server.pmlr[m.group(1)].encode("utf-8")
-                if server.fault("hostile", "pmlr", 0):
-                    body = _hostile_bib(body)
-                return self._answer("pmlr", 0, body, "application/x-bibtex")
-            self._send(404, b"<html><body>404 Not Found</body></html>", "text/html")
-
-        # -------------------------------------------------------------- OpenReview
-        def _notes(self, query: dict) -> None:
-            if server.fault("login", "openreview", -1, consume=False):
-                auth = self.headers.get("Authorization", "")
-                if auth.removeprefix("Bearer ") not in server.tokens:
-                    return self._send(403, {"name": "ForbiddenError", "message": "Forbidden: log in to read notes"})
-            try:
-                offset, limit = int(query.get("offset", 0)), int(query.get("limit", 1000))
-            except ValueError:
-                return self._send(400, {"name": "ValidationError", "message": "offset and limit must be numbers"})
-            if "content.venueid" in query:
-                key, notes = query["content.venueid"], server.v2.get(query["content.venueid"])
-            elif query.get("invitation", "").endswith("/-/Submission"):  # v2: every submission
-                key = query["invitation"].removesuffix("/-/Submission")
-                found = [notes for venue, notes in server.v2.items() if venue.startswith(key)]
-                notes = [n for group in found for n in group] if found else None
-            else:
-                key, notes = query.get("invitation", ""), server.v1.get(query.get("invitation", ""))
-                if notes is not None and query.get("details") != "directReplies":
-                    notes = [{k: v for k, v in n.items() if k != "details"} for n in notes]
-            if notes is None:
-                return self._send(200, {"notes": [], "count": 0})
-            if offset > 0 and key not in server._grown:
-                grow = server.fault("grow", "openreview", offset)
-                if grow:
-                    server._grown.add(key)
-                    extra = [dict(n, id=f"{n['id']}x", forum=f"{n['forum']}x") for n in notes[: int(grow.value)]]
-                    for n in extra:
-                        n["content"] = {k: _reworded(v) if k in ("title", "abstract") else v
-                                        for k, v in n["content"].items()}
-                    (server.v2 if "content.venueid" in query else server.v1)[key].extend(extra)
-                    notes = notes + extra
-            cap = server.fault("cap", "openreview", offset, consume=False)
-            limit = min(limit, 1000, int(cap.value) if cap else 1000)
-            overlap = server.fault("overlap", "openreview", offset, consume=False)
-            start = max(0, offset - int(overlap.value)) if overlap and offset > 0 else offset
-            page = notes[start:start + limit]
-            if server.fault("hostile", "openreview", offset):
-                return self._answer("openreview", offset, _hostile(page, len(notes)))
-            self._answer("openreview", offset, {"notes": page, "count": len(notes)})
-
-        # -------------------------------------------------------------- answers
-        def _answer(self, source: str, page: int, payload, ctype: str = "application/json") -> None:
-            server.requests[(source, page)] += 1
-            body = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
-            if server.fault("reset", source, page):
-                return self._reset()
-            f = server.fault("429", source, page)
-            if f:
-                return self._send(429, {"name": "RateLimitError", "message": "Too many requests"},
-                                  headers={"Retry-After": str(int(f.value))})
-            if server.fault("500", source, page):
-                return self._send(500, {"name": "Error", "message": "Internal server error"})
-            slow = server.fault("slow", source, page)
-            if slow:
-                time.sleep(slow.value)
-            if server.fault("block", source, page):
-                server.blocked.set()
-                server._release.wait(120)
-                return self._reset()
-            cut = server.fault("truncate", source, page) is not None
-            if cut:
-                body = body[: max(1, len(body) * 2 // 3)]
-            self._send(200, body, ctype)
-            if not cut:
-                server.served[(source, page)] += 1
-
-        def _send(self, status: int, payload, ctype: str = "application/json", headers: dict | None = None) -> None:
-            body = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            for k, v in (headers or {}).items():
-                self.send_header(k, v)
-            self.end_headers()
-            self.wfile.write(body)
-
-        def _reset(self) -> None:
-            """Close with a TCP reset (SO_LINGER 0), no answer."""
-            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-            self.close_connection = True
-            self.connection.close()
-
-    return Handler
+    # -------------------------------------------------------------- answers
+    def _answer(self, req: Request, source: str, page: int, payload, ctype: str = "application/json") -> None:
+        self.requests[(source, page)] += 1
+        body = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
+        if self.fault("reset", source, page):
+            return req.reset()
+        f = self.fault("429", source, page)
+        if f:
+            return req.send(429, {"name": "RateLimitError", "message": "Too many requests"},
+                            headers={"Retry-After": str(int(f.value))})
+        if self.fault("500", source, page):
+            return req.send(500, {"name": "Error", "message": "Internal server error"})
+        slow = self.fault("slow", source, page)
+        if slow:
+            time.sleep(slow.value)
+        if self.fault("block", source, page):
+            self.blocked.set()
+            self._release.wait(120)
+            return req.reset()
+        cut = self.fault("truncate", source, page) is not None
+        if cut:
+            body = body[: max(1, len(body) * 2 // 3)]
+        req.send(200, body, ctype)
+        if not cut:
+            self.served[(source, page)] += 1
 
 
 def _reworded(value):
@@ -315,14 +270,8 @@ def main(argv: list[str] | None = None) -> None:
         kind, source, page, times, value = (spec.split(":") + [None] * 4)[:5]
         server.add(Fault(kind, source or "*", int(page) if page not in (None, "", "*") else None,
                          None if times == "always" else int(times or 1), float(value or 1)))
-    with server:
-        print(f"serving {server.url}  (PAPERSCOPE_OPENREVIEW_URL / PAPERSCOPE_VIRTUAL_URL / "
-              f"PAPERSCOPE_PMLR_URL={server.url}); Ctrl-C stops", flush=True)
-        try:
-            while True:
-                time.sleep(3600)
-        except KeyboardInterrupt:
-            pass
+    server.serve_until_interrupted(f"serving {server.url}  (PAPERSCOPE_OPENREVIEW_URL / PAPERSCOPE_VIRTUAL_URL / "
+                                   f"PAPERSCOPE_PMLR_URL={server.url}); Ctrl-C stops")
 
 
 if __name__ == "__main__":

@@ -4,49 +4,14 @@ user errors and the read-only guard as tool errors it can read."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import sys
 
 import pytest
 
+from mcp_support import data, error_text, run_mcp
 from web_support import web_db  # noqa: F401  (fixture: the example lists + a hostile list)
 
 pytest.importorskip("mcp")
-
-
-async def _session_run(db, allow_writes: bool, body):
-    from mcp.client.session import ClientSession
-    from mcp.client.stdio import StdioServerParameters, stdio_client
-
-    args = ["-m", "paperscope", "--db", str(db), "mcp"] + (["--allow-writes"] if allow_writes else [])
-    # the server sees this process's environment: the same source tree (PYTHONPATH) is tested
-    params = StdioServerParameters(command=sys.executable, args=args, env=dict(os.environ))
-    with open(db.parent / "mcp-server.log", "w") as errlog:
-        async with stdio_client(params, errlog=errlog) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                return await body(session)
-
-
-def run(db, body, allow_writes: bool = False):
-    import anyio
-
-    return anyio.run(_session_run, db, allow_writes, body)
-
-
-def data(result):
-    """A tool result's JSON: structured content when the tool returns it, else its text."""
-    assert not result.is_error, result.content
-    if result.structured_content is not None:
-        found = result.structured_content
-        return found.get("result", found) if isinstance(found, dict) and set(found) == {"result"} else found
-    return json.loads(result.content[0].text)
-
-
-def error_text(result) -> str:
-    assert result.is_error
-    return " ".join(getattr(c, "text", "") for c in result.content)
 
 
 @pytest.fixture()
@@ -85,7 +50,7 @@ def test_an_assistant_uses_every_tool_over_stdio(db):
         assert "ICML 2024" in names
         return first
 
-    run(db, body)
+    run_mcp(db, body)
 
 
 def test_bad_input_and_writes_are_refused_with_readable_errors(db):
@@ -102,7 +67,7 @@ def test_bad_input_and_writes_are_refused_with_readable_errors(db):
         assert "read-only" in refused
         return hits[0]["id"]
 
-    pid = run(db, body)
+    pid = run_mcp(db, body)
     from paperscope.library import Library
 
     with Library.open(db, readonly=True) as lib:
@@ -116,7 +81,7 @@ def test_with_allow_writes_the_assistant_can_tag(db):
         assert out["tags"] == ["to-read"]
         return hits[0]["id"]
 
-    pid = run(db, body, allow_writes=True)
+    pid = run_mcp(db, body, allow_writes=True)
     from paperscope.library import Library
 
     with Library.open(db, readonly=True) as lib:
@@ -140,4 +105,4 @@ def test_export_says_which_entries_lack_a_title_and_can_leave_them_out(db):
         assert kept["entries"] == 1 and kept["skipped"] == 2 and kept["text"].count("ER  -") == 1
         return kept
 
-    run(db, body)
+    run_mcp(db, body)

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
-import sys
 
 import pytest
 from fastapi.testclient import TestClient
+from mcp_support import data, error_text, run_mcp
 from source_servers import Fault, from_corpora
 
 from paperscope.library import Library
@@ -49,38 +48,19 @@ def test_http_api_fetch_is_a_guarded_write(server, tmp_path):
         assert r.status_code == 403 and "token" in r.json()["error"]
 
 
-async def _mcp(db, allow_writes, body):
-    from mcp.client.session import ClientSession
-    from mcp.client.stdio import StdioServerParameters, stdio_client
-
-    args = ["-m", "paperscope", "--db", str(db), "mcp"] + (["--allow-writes"] if allow_writes else [])
-    params = StdioServerParameters(command=sys.executable, args=args, env=dict(os.environ))
-    with open(db.parent / "mcp-server.log", "w") as errlog:
-        async with stdio_client(params, errlog=errlog) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                return await body(session)
-
-
 def test_mcp_fetch_tool_needs_allow_writes(server, tmp_path):
-    import anyio
-
     db = tmp_path / "lib.db"
     Library.open(db).close()
 
     async def refused(session):
-        result = await session.call_tool("fetch", {"venue": "ICLR", "year": 2024})
-        return result.is_error, " ".join(getattr(c, "text", "") for c in result.content)
+        return error_text(await session.call_tool("fetch", {"venue": "ICLR", "year": 2024}))
 
-    is_error, text = anyio.run(_mcp, db, False, refused)
-    assert is_error and "read-only" in text
+    assert "read-only" in run_mcp(db, refused)
 
     async def fetches(session):
-        result = await session.call_tool("fetch", {"venue": "ICLR", "year": 2018})
-        assert not result.is_error, result.content
-        return result.structured_content or json.loads(result.content[0].text)
+        return data(await session.call_tool("fetch", {"venue": "ICLR", "year": 2018}))
 
-    report = anyio.run(_mcp, db, True, fetches)
+    report = run_mcp(db, allow_writes=True, body=fetches)
     assert (report["added"], report["not_accepted"]) == (12, 8)
     with Library.open(db, readonly=True) as lib:
         assert lib.stats()["papers"] == 12

@@ -3,12 +3,11 @@ as the MCP tool (writing only with --allow-writes), against local venue and arXi
 from __future__ import annotations
 
 import json
-import os
-import sys
 
 import pytest
 from arxiv_server import ArxivServer
 from fastapi.testclient import TestClient
+from mcp_support import data, error_text, run_mcp
 from source_servers import from_corpora
 
 from paperscope.library import Library
@@ -53,28 +52,13 @@ def test_http_api_resolve_is_a_guarded_write_with_a_dry_run(db):
         assert c.post("/api/resolve", json={"dry_run": True}).status_code == 403
 
 
-async def _mcp(db, allow_writes, body):
-    from mcp.client.session import ClientSession
-    from mcp.client.stdio import StdioServerParameters, stdio_client
-
-    args = ["-m", "paperscope", "--db", str(db), "mcp"] + (["--allow-writes"] if allow_writes else [])
-    params = StdioServerParameters(command=sys.executable, args=args, env=dict(os.environ))
-    with open(db.parent / "mcp-server.log", "w") as errlog:
-        async with stdio_client(params, errlog=errlog) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                return await body(session)
-
-
 def test_mcp_resolve_tool_writes_only_with_allow_writes(db):
-    import anyio
-
     async def calls(session):
-        refused = await session.call_tool("resolve", {"dry_run": False})
-        dry = await session.call_tool("resolve", {"collection": "ICLR 2024", "dry_run": True})
-        return refused.is_error, " ".join(getattr(c, "text", "") for c in refused.content), dry
+        refused = error_text(await session.call_tool("resolve", {"dry_run": False}))
+        dry = data(await session.call_tool("resolve", {"collection": "ICLR 2024", "dry_run": True}))
+        return refused, dry
 
-    is_error, text, dry = anyio.run(_mcp, db, False, calls)
-    assert is_error and "read-only" in text
-    assert not dry.is_error and json.loads(dry.content[0].text)["resolved_by_venue"] == 38
+    refused, dry = run_mcp(db, calls)
+    assert "read-only" in refused
+    assert dry["resolved_by_venue"] == 38
     assert _titled(db) == 0

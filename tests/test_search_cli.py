@@ -11,18 +11,14 @@ import pytest
 from typer.testing import CliRunner
 
 from paperscope.cli import app
-from search_support import PAPERS, make_library
+from search_support import PAPERS, small_library  # noqa: F401  (fixture)
 
 runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
-def small(tmp_path_factory, backend):
-    folder = tmp_path_factory.mktemp("cli")
-    lib, ids = make_library(folder, embed=True, backend=backend)
-    where = lib.store.url if backend == "postgres" else folder / "lib.db"
-    lib.close()
-    return where, ids
+def small(small_library):
+    return small_library
 
 
 def run(db, *args):

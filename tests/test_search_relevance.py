@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from paperscope.cli import app
 from paperscope.search import ranker
-from search_support import make_library
+from search_support import small_library  # noqa: F401  (fixture)
 from web_support import web_db  # noqa: F401  (fixture)
 
 runner = CliRunner()
@@ -20,12 +20,8 @@ OFF_TOPIC = "sourdough bread fermentation and baking temperature"
 
 
 @pytest.fixture(scope="module")
-def small(tmp_path_factory, backend):
-    folder = tmp_path_factory.mktemp("relevance")
-    lib, ids = make_library(folder, embed=True, backend=backend)
-    where = lib.store.url if backend == "postgres" else folder / "lib.db"
-    lib.close()
-    return where, ids
+def small(small_library):
+    return small_library
 
 
 def search_json(db, *args) -> list[dict]:
