@@ -125,3 +125,44 @@ def test_example_labels_name_what_the_real_title_names(samples_dir, shared_corpo
     wrong_position = [(label, title) for label, title in known
                       if "position" in label_breaks(label, position=title.startswith("Position:"))]
     assert len(wrong_position) <= 2, wrong_position
+
+
+def test_a_bare_topic_is_not_a_label(samples_dir):
+    """ "Image restoration", "Dynamical systems": a topic tells no paper from another; the label
+    says what the paper does with it."""
+    facts = _example_facts(samples_dir)
+    bare = [f["label"] for f in facts.values() if ": " not in f["label"] and len(f["label"].split()) <= 3]
+    assert len(bare) <= 1, bare  # 12 of 95 before the rule
+    abstract = ("Image restoration recovers clean images from degraded ones. Posterior samplers for "
+                "image restoration produce diverse outputs, but their diversity is rarely meaningful. "
+                "We explore several post-processing approaches that can be combined with any diverse "
+                "image restoration method to yield semantically meaningful diversity. Experiments on "
+                "inpainting and super-resolution show that a few outputs cover the posterior well.")
+    label = derive_facts(None, abstract)["label"]
+    assert len(label.split()) >= 4 and "image restoration" in label.lower(), label
+
+
+def test_a_tldr_says_more_than_we_propose_a_method():
+    abstract = ("Survival analysis needs ranking losses. We propose a novel method, Diffsurv. "
+                "Diffsurv extends differentiable sorting to censored survival times and trains "
+                "risk models end to end.")
+    tldr = derive_facts(None, abstract)["tldr"]
+    assert "thin" in tldr_breaks("We propose a novel method, Diffsurv.")
+    assert "differentiable sorting" in tldr and tldr.endswith("."), tldr
+
+
+def test_a_tldr_is_not_cut_inside_a_that_clause():
+    sentence = ("We demonstrate that a simple fusion of these two signals improves recall on "
+                "every benchmark we consider.")
+    tldr = derive_facts(None, "Retrieval needs two signals. " + sentence)["tldr"]
+    assert tldr != "We demonstrate that a simple fusion.", tldr
+
+
+def test_keyphrases_hold_no_praise():
+    abstract = ("Diffusion models have gained considerable popularity and are an invaluable tool "
+                "for image generation. Diffusion models gained considerable popularity as an "
+                "invaluable tool. We propose score distillation for diffusion models, which "
+                "speeds up image generation with score distillation tenfold.")
+    phrases = derive_facts(None, abstract)["keyphrases"]
+    assert not {"gained considerable popularity", "invaluable tool", "considerable popularity"} & set(phrases), phrases
+    assert any("diffusion" in p or "score distillation" in p for p in phrases), phrases

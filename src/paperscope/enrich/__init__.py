@@ -12,6 +12,7 @@ Modules:
     phrases.py      shallow phrase structure: objects of "we propose ...", clause cuts
     rules.py        what a reader accepts as a label or a TL;DR, as checks
     label.py        the title-less label: candidates, their score, the best one
+    compose.py      a descriptive label in place of a bare topic
     label_words.py  the label's word model: content words and the odds a title names them
     problem.py      the problem a paper works on, and a label extended with it
     position.py     does an abstract argue rather than report (position papers)
@@ -40,7 +41,7 @@ from .text import Doc
 from .tldr import best_sentence
 
 # Bump when the derivation changes, so stored facts can be recomputed (see enrich/refresh.py).
-FACTS_VERSION = "4"
+FACTS_VERSION = "5"
 
 FACT_KEYS = ("label", "methods", "tldr", "code_urls", "links", "paper_type",
              "paper_type_confidence", "keyphrases", "artifacts")

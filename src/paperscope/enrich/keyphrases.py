@@ -89,10 +89,21 @@ unclear
 """.split())
 
 
+# praise and hype that name no topic: "gained considerable popularity", "invaluable tool"
+_PRAISE = frozenset("""
+considerable popularity invaluable tremendous remarkable unprecedented significant promising
+impressive great huge immense widespread increasing growing crucial vital essential pivotal
+paramount powerful excellent superior outstanding notable substantial enormous prominent
+popularity gained gaining garnered attracted
+""".split())
+
+
 def _bad_edge(words: tuple) -> bool:
-    """A candidate that is a verb fragment or ends on a modifier: "answering questions",
-    "graph conditioned", "thorough theoretical"."""
+    """A candidate that is a verb fragment, praise, or ends on a modifier: "answering
+    questions", "graph conditioned", "thorough theoretical", "invaluable tool"."""
     first, last = words[0].lower(), words[-1].lower()
+    if first in _PRAISE or last in _PRAISE:
+        return True
     if last.endswith("ed") and len(last) > 4 or any(w.lower() in _VERB_WORDS for w in words):
         return True
     if len(words) == 1:

@@ -23,6 +23,7 @@ import re
 
 from ..words import FILLER_WORDS, STOP_WORDS
 from . import describe
+from .compose import descriptive, is_bare
 from . import phrases as ph
 from .acronyms import expand, long_forms
 from .label_words import content_words, title_odds, weights_of, word_features
@@ -161,6 +162,8 @@ class _Pool:
                  forms: dict[str, str] | None = None):
         self.weights, self.limit, self.position = weights, limit, position
         self.forms = forms or {}
+        self.text = ""
+        self.more_topics: list[str] = []  # further keyphrases: what a bare topic is paired with
         self.candidates: list[tuple[dict, str]] = []
         self.key_words: set[str] = set()
         self.lead_words: set[str] = set()
@@ -209,7 +212,10 @@ class _Pool:
             longer = with_problem(label, f["kind"], problem_np, self.limit, self.position)
             if longer != label:
                 return longer
-        return label
+        if not is_bare(label):
+            return label
+        ranked = sorted(((score(g), g["kind"], text) for g, text in self.candidates), reverse=True)
+        return descriptive(label, ranked, self.topics + self.more_topics, self.text, self.limit)
 
 
 def score(f: dict) -> float:
@@ -256,6 +262,7 @@ def candidates(doc: Doc, mentions: list[Mention], tldr: str, limit: int = MAX_LA
             weights[w] = weights.get(w, 0.0) + (0.6 if rank == 0 else 0.4)
     position = is_position(doc.text, paper_type)
     pool = _Pool(weights, limit, position, forms)
+    pool.text = doc.text
     pool.problems = [p for p in (problem(doc.sentences, forms, weights, doc.text),) if p]
     if not pool.problems and doc.own_start >= 2:  # the opening sentence named none
         pool.problems = [p for p in (problem(doc.sentences[1:], forms, weights, doc.text),) if p]
@@ -293,6 +300,7 @@ def candidates(doc: Doc, mentions: list[Mention], tldr: str, limit: int = MAX_LA
                 if primary and not pool.position:  # "AuG-KD: OOD knowledge distillation"
                     pool.add(found, "topic", 1, name=primary.name)
                 break
+    pool.more_topics = [expand(p, forms) for p in (keyphrases or [])[:5] if not re.search(r"\W\w{1,3}\b.", p[:4])]
     if pool.top is None:
         for s in doc.sentences[doc.own_start:doc.own_start + 3]:
             pool.add(OPENER.sub("", s), "subject", 3)

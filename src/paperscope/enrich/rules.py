@@ -6,7 +6,7 @@ Label rules: complete (no ellipsis), at most 90 characters, self-contained (no o
 back-reference, pronoun or connective, no "this/these ..." anywhere), not circular ("X: method
 X"), not ending on a function word, not a benchmark claim ("attains 2.7% ..."), starting with a
 capital or a coined name, balanced brackets. TL;DR rules: one complete sentence that does not
-lean on text the reader cannot see.
+lean on text the reader cannot see and says more than "we propose a simple method" ("thin").
 """
 from __future__ import annotations
 
@@ -157,4 +157,16 @@ def tldr_breaks(tldr: str) -> list[str]:
         out.append("back-reference")
     if text[:1].islower() and not _coined(_words(text)[0]):
         out.append("lower-case")
+    if len([w for w in _words(text) if w.lower() not in _EMPTY_WORDS and len(w) > 2]) < 2:
+        out.append("thin")
     return out
+
+
+# words that carry no content in a TL;DR: "We propose a simple but effective method X."
+_EMPTY_WORDS = frozenset("""
+we our us this paper work study propose proposes proposed introduce introduces present presents
+develop develops design designs new novel simple effective efficient yet but and the a an of
+for method methods approach approaches algorithm algorithms framework model models solution
+technique called named termed which that is are in to with general generic first both two
+developed provide provides offer offers
+""".split())

@@ -104,6 +104,11 @@ _BACKREF_CUT = re.compile(r",\s|\s(?:which|that|to|on|for|in|by|using|with|from|
                           r"and|where|while|via|through|of)\s")
 
 
+# a "that"-clause without its verb yet: "We demonstrate that a simple fusion" is no sentence
+_OPEN_CLAUSE = re.compile(r"\b(?:that|whether|how|why|what)\s+(?!.*\b(?:is|are|was|were|can|could|"
+                          r"may|might|will|would|has|have|had|do|does|\w+ed|\w+[^s]s)\b)[^,;]*$", re.I)
+
+
 def self_contained(sentence: str) -> str:
     """Rewrite a sentence that leans on earlier text: drop an opening "To address these
     challenges," or "However,", and end the sentence before a clause that refers back
@@ -115,7 +120,7 @@ def self_contained(sentence: str) -> str:
     if m:
         cuts = [c.start() for c in _BACKREF_CUT.finditer(s[:m.start()])]
         cuts = [c for c in cuts if len(s[:c].split()) >= 5 and
-                s[:c].rsplit(" ", 1)[-1].lower() not in DANGLING]
+                s[:c].rsplit(" ", 1)[-1].lower() not in DANGLING and not _OPEN_CLAUSE.search(s[:c])]
         if cuts:
             s = s[:cuts[-1]].rstrip(" ,;:") + "."
     return s
@@ -133,6 +138,13 @@ def best_sentence(doc: Doc, method_names: list[str]) -> str:
         text = shorten(self_contained(doc.sentences[i]))
         if first is None:
             first = text
-        if not tldr_breaks(text):
+        broken = tldr_breaks(text)
+        whole = doc.sentences[i].rstrip(" .").endswith(text.rstrip(" .").rsplit(" ", 1)[-1])
+        if broken == ["thin"] and whole and i + 1 < len(doc.sentences) and \
+                not _HOUSEKEEPING.search(doc.sentences[i + 1]):  # say what it is: add the next
+            longer = f"{text} {doc.sentences[i + 1]}"
+            if len(longer) <= MAX_CHARS and not tldr_breaks(longer):
+                return longer
+        if not broken and not _HOUSEKEEPING.search(text):
             return text
     return first or ""

@@ -1,0 +1,77 @@
+"""A label that names more than a bare topic. A two- or three-word topic ("Dynamical systems",
+"Image restoration") or a name with a two-word gloss ("ULR: likelihood ratio") does not tell a
+reader which paper this is; such a label is replaced by a descriptive one built from the
+paper's own phrases: what the authors introduce or study, for the problem the keyphrases name
+("Post-processing approaches for image restoration"), or, with nothing better, the second
+keyphrase for the first ("Policy learning for long-term outcomes")."""
+from __future__ import annotations
+
+import re
+
+from .label_words import content_words
+from .problem import lower_first, topic_ok
+from .rules import label_breaks
+
+BARE_WORDS = 3  # a label body of this many words or fewer, without a name, is a bare topic
+# kinds of candidate that say what the paper does (not just its topic)
+_DOING = ("intro", "study", "long", "name", "claim")
+
+
+def body(label: str) -> str:
+    return label.split(": ", 1)[1] if ": " in label else label
+
+
+def is_bare(label: str) -> bool:
+    """A topic phrase without the paper's method, object or claim."""
+    named = ": " in label and not label.startswith("Position: ")
+    n = len(body(label).split())
+    return n <= (2 if named else BARE_WORDS)
+
+
+def _join(head: str, topic: str, limit: int, text: str) -> str | None:
+    """`<head> for <topic>`, when the head does not already say what it is for."""
+    if content_words(topic) & content_words(head) or _TIED.search(head):
+        return None
+    out = f"{head} for {lower_first(topic, text)}"
+    return out if len(out) <= limit and not label_breaks(out) else None
+
+
+_TIED = re.compile(r"\b(?:for|in|on|under|to|with|that|which|using|via|by)\b", re.I)
+# a clause or a verb in front: not a noun phrase to stand alone as a label
+_CLAUSE = re.compile(r"\b(?:that|which|under|about|uses?|whose)\b|^(?:considering|employing|using|"
+                     r"leveraging|utili[sz]ing|exploring|investigating|studying|examining|"
+                     r"analy[sz]ing|underexplored)\b", re.I)
+# "adjusts stale cached target embeddings": a verb in front, not a topic
+_VERB_FRONT = re.compile(r"^[a-z]+(?<![su])s\s\w+\s\w+")
+
+
+def descriptive(label: str, candidates: list[tuple[float, str, str]], topics: list[str],
+                text: str, limit: int) -> str:
+    """A better label than a bare one, or the label itself. `candidates`: (score, kind, label)
+    best first; `topics`: the top keyphrases in context, best first."""
+    if not is_bare(label) or label.startswith("Position: "):
+        return label
+    topics = [lower_first(t, text) for t in topics if topic_ok(t) and not _VERB_FRONT.match(t)
+              and not _CLAUSE.search(t)]
+    if ": " in label:  # a name with a short gloss: say what it is for
+        head = body(label)
+        for topic in topics:
+            longer = _join(head, topic, limit - (len(label) - len(head)), text)
+            if longer:
+                return label[:len(label) - len(head)] + longer
+        return label
+    heads = [c for _, kind, c in candidates if kind in _DOING and ": " not in c and c != label
+             and 2 <= len(c.split()) <= 8 and not _CLAUSE.search(c)]
+    for head in heads:  # what the authors introduce or study, for the topic
+        longer = _join(head, label, limit, text)
+        if longer:
+            return longer
+    for head in heads:
+        if len(head.split()) >= 4 and content_words(head) - content_words(label):
+            return head
+    for topic in topics:
+        if topic.casefold() != label.casefold():
+            longer = _join(topic[:1].upper() + topic[1:], label, limit, text)
+            if longer:
+                return longer
+    return label
