@@ -166,3 +166,16 @@ def test_keyphrases_hold_no_praise():
     phrases = derive_facts(None, abstract)["keyphrases"]
     assert not {"gained considerable popularity", "invaluable tool", "considerable popularity"} & set(phrases), phrases
     assert any("diffusion" in p or "score distillation" in p for p in phrases), phrases
+
+
+def test_a_named_label_reads_as_a_title_not_a_clause():
+    abstract = ("Graphs are hard to feed to sequence models. We introduce GraphsGPT, which "
+                "transforms non-Euclidean graphs into Euclidean vectors for graph classification. "
+                "GraphsGPT reaches strong accuracy on eight graph classification benchmarks.")
+    label = derive_facts(None, abstract)["label"]
+    assert not label.split(": ", 1)[-1].startswith("transforms"), label
+    abstract = ("Correlation clustering is a classic problem. We study the classic problem of "
+                "correlation clustering in dynamic vertex streams and give an algorithm with "
+                "sublinear update time.")
+    label = derive_facts(None, abstract)["label"]
+    assert not label.lower().startswith("classic problem"), label

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from .label_words import content_words
+from .phrases import gerund
 from .problem import lower_first, topic_ok
 from .rules import label_breaks
 
@@ -75,3 +76,36 @@ def descriptive(label: str, candidates: list[tuple[float, str, str]], topics: li
             if longer:
                 return longer
     return label
+
+
+# a light verb or a "problem of" in front says nothing: "Conducting X" -> "X",
+# "Classic problem of correlation clustering" -> "correlation clustering"
+_LIGHT_FRONT = re.compile(r"^(?:(?:conducting|employing|considering|using|utili[sz]ing|leveraging|"
+                          r"performing|adopting|applying)\s+|(?:the\s+)?(?:(?:classic(?:al)?|complex|"
+                          r"algorithmic|fundamental|important|challenging|open|well-known|"
+                          r"long-standing)\s+)+(?:problem|issue|task|question|challenge)s?\s+of\s+)", re.I)
+# a verb where a title has its head noun: "significantly improves X", "transforms X", "caters to"
+_VERB_HEAD = re.compile(r"^(?:\w+ly\s+)?(?P<verb>[a-z]+(?:s|ed))\b(?!\s*(?:[,:;)]|$))")
+_FINITE_INSIDE = re.compile(r"\s(?:is|are|was|were|often|usually|typically)\s+(?:\w+\s+)?"
+                            r"(?:suffers?|is|are|has|have|\w+ed)?\b", re.I)
+
+
+def trim_front(text: str, verbs: frozenset[str]) -> str:
+    """Drop a light verb or a "problem of" in front; a present verb in front becomes a gerund
+    ("significantly improves X" -> "improving X"), a past one is left for `reads_as_title`."""
+    text = _LIGHT_FRONT.sub("", text.strip(), count=1)
+    m = _VERB_HEAD.match(text)
+    if m and m.group("verb") in verbs and m.group("verb").endswith("s"):
+        g = gerund(m.group("verb"))
+        return g + text[m.end():] if g else text
+    return text
+
+
+def reads_as_title(body: str, kind: str, verbs: frozenset[str]) -> bool:
+    """False for a label body that is a clause, not a title: it opens on a verb ("described
+    ...", "caters to ...") or holds one after its subject ("the merged model often suffers
+    from ...")."""
+    m = _VERB_HEAD.match(body)
+    if m and m.group("verb") in verbs:
+        return False
+    return kind == "claim" or not _FINITE_INSIDE.search(body)

@@ -23,7 +23,7 @@ import re
 
 from ..words import FILLER_WORDS, STOP_WORDS
 from . import describe
-from .compose import descriptive, is_bare
+from .compose import descriptive, is_bare, reads_as_title, trim_front
 from . import phrases as ph
 from .acronyms import expand, long_forms
 from .label_words import content_words, title_odds, weights_of, word_features
@@ -34,6 +34,7 @@ from .rules import DANGLING, MAX_LABEL_CHARS, label_breaks
 from .text import Doc, is_coined, strip_markup
 from .vocab import VERBS
 
+VERBS_S = frozenset(v for v in VERBS | ph.VERB_S if v.endswith(("s", "ed")))
 MAX_LABEL = 86  # a little below the rule's limit, so the label reads as a short title
 
 KEY_PHRASES = 2
@@ -175,8 +176,8 @@ class _Pool:
         if not text:
             return
         prefix = "Position: " if self.position else (f"{name}: " if name else "")
-        body = fit(text, self.limit - len(prefix), whole=kind in ("claim", "subject"))
-        if not body:
+        body = fit(trim_front(text, VERBS_S), self.limit - len(prefix), whole=kind in ("claim", "subject"))
+        if not body or not reads_as_title(body, kind, VERBS_S):
             return
         if self.forms:  # an abbreviation the reader has not seen defined is written out
             longer = expand(body, self.forms)
