@@ -22,11 +22,12 @@ def body(label: str) -> str:
     return label.split(": ", 1)[1] if ": " in label else label
 
 
-def is_bare(label: str) -> bool:
-    """A topic phrase without the paper's method, object or claim."""
+def is_bare(label: str, kind: str = "") -> bool:
+    """A topic phrase without the paper's method, object or claim (a keyphrase in context,
+    "Two-layer convolutional neural network", is one up to a word longer)."""
     named = ": " in label and not label.startswith("Position: ")
     n = len(body(label).split())
-    return n <= (2 if named else BARE_WORDS)
+    return n <= (2 if named else BARE_WORDS + (kind == "topic"))
 
 
 def _join(head: str, topic: str, limit: int, text: str) -> str | None:
@@ -41,16 +42,16 @@ _TIED = re.compile(r"\b(?:for|in|on|under|to|with|that|which|using|via|by)\b", r
 # a clause or a verb in front: not a noun phrase to stand alone as a label
 _CLAUSE = re.compile(r"\b(?:that|which|under|about|uses?|whose)\b|^(?:considering|employing|using|"
                      r"leveraging|utili[sz]ing|exploring|investigating|studying|examining|"
-                     r"analy[sz]ing|underexplored)\b", re.I)
+                     r"analy[sz]ing|underexplored|offering|providing|achieving|enabling|making|obtaining)\b", re.I)
 # "adjusts stale cached target embeddings": a verb in front, not a topic
 _VERB_FRONT = re.compile(r"^[a-z]+(?<![su])s\s\w+\s\w+")
 
 
-def descriptive(label: str, candidates: list[tuple[float, str, str]], topics: list[str],
-                text: str, limit: int) -> str:
+def descriptive(label: str, kind: str, candidates: list[tuple[float, str, str]],
+                topics: list[str], text: str, limit: int) -> str:
     """A better label than a bare one, or the label itself. `candidates`: (score, kind, label)
     best first; `topics`: the top keyphrases in context, best first."""
-    if not is_bare(label) or label.startswith("Position: "):
+    if not is_bare(label, kind) or label.startswith("Position: "):
         return label
     topics = [lower_first(t, text) for t in topics if topic_ok(t) and not _VERB_FRONT.match(t)
               and not _CLAUSE.search(t)]
@@ -101,11 +102,17 @@ def trim_front(text: str, verbs: frozenset[str]) -> str:
     return text
 
 
-def reads_as_title(body: str, kind: str, verbs: frozenset[str]) -> bool:
+def reads_as_title(body: str, kind: str, verbs: frozenset[str], named: bool = False) -> bool:
     """False for a label body that is a clause, not a title: it opens on a verb ("described
     ...", "caters to ...") or holds one after its subject ("the merged model often suffers
     from ...")."""
     m = _VERB_HEAD.match(body)
-    if m and m.group("verb") in verbs:
+    if m and m.group("verb") in verbs or _HALF_PAIR.search(body):
         return False
-    return kind == "claim" or not _FINITE_INSIDE.search(body)
+    if kind == "claim":  # a finding, not the state of the field ("X often suffers from Y")
+        return not named and not re.search(r"\b(?:often|usually|typically|commonly|frequently|generally)\b", body)
+    return not _FINITE_INSIDE.search(body)
+
+
+# "provides both attack robustness" with the second half cut off
+_HALF_PAIR = re.compile(r"\bboth\b(?!.*\band\b)", re.I)

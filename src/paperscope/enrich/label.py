@@ -177,7 +177,7 @@ class _Pool:
             return
         prefix = "Position: " if self.position else (f"{name}: " if name else "")
         body = fit(trim_front(text, VERBS_S), self.limit - len(prefix), whole=kind in ("claim", "subject"))
-        if not body or not reads_as_title(body, kind, VERBS_S):
+        if not body or not reads_as_title(body, kind, VERBS_S, named=bool(name)):
             return
         if self.forms:  # an abbreviation the reader has not seen defined is written out
             longer = expand(body, self.forms)
@@ -213,10 +213,10 @@ class _Pool:
             longer = with_problem(label, f["kind"], problem_np, self.limit, self.position)
             if longer != label:
                 return longer
-        if not is_bare(label):
+        if not is_bare(label, f["kind"]):
             return label
         ranked = sorted(((score(g), g["kind"], text) for g, text in self.candidates), reverse=True)
-        return descriptive(label, ranked, self.topics + self.more_topics, self.text, self.limit)
+        return descriptive(label, f["kind"], ranked, self.topics + self.more_topics, self.text, self.limit)
 
 
 def score(f: dict) -> float:

@@ -31,7 +31,8 @@ rather
 """.split())
 # back-references anywhere in the phrase ("method for this problem", "the aforementioned gap")
 BACKREF = re.compile(r"\b(?:this|these|those|aforementioned|above-mentioned|former|latter|"
-                      r"said|such)\b(?!\s+(?:as|that)\b)", re.I)
+                      r"said|such)\b(?!\s+(?:as|that)\b)|\bthe (?:above|same)\s+(?:issues?|problems?|"
+                      r"challenges?|limitations?|questions?|tasks?|settings?|gaps?)\b", re.I)
 SELF_REF = re.compile(r"\b(?:this|the present) (?:paper|work|study|article|note|position paper|"
                    r"survey|submission)\b", re.I)
 # a phrase must not end on these

@@ -94,6 +94,7 @@ _LEAD_CLAUSE = re.compile(
     r"(?:motivated|inspired|guided|driven) by [^,]{2,80}|(?:building|based) (?:on|upon) [^,]{2,80}|"
     r"from (?:this|these|that) [^,]{1,60}|given (?:this|these|that) [^,]{1,60}|with (?:this|these) "
     r"[^,]{1,60}|as (?:a result|such)|under (?:this|these) [^,]{1,60}|unlike [^,]{2,80}|"
+    r"going (?:further|beyond)|beyond (?:this|that)|"
     r"however|moreover|furthermore|additionally|thus|therefore|hence|consequently|accordingly|"
     r"instead|then|finally|specifically|concretely|notably|importantly|also|here|second(?:ly)?|"
     r"third(?:ly)?|first(?:ly)?|next|lastly|overall|(?:\d|i+|[a-e])\)|\((?:\d|i+|[a-e])\))"
@@ -113,7 +114,7 @@ def self_contained(sentence: str) -> str:
     """Rewrite a sentence that leans on earlier text: drop an opening "To address these
     challenges," or "However,", and end the sentence before a clause that refers back
     ("... decoding to address this challenge")."""
-    s = _LEAD_CLAUSE.sub("", sentence.strip(), count=1)
+    s = _LEAD_CLAUSE.sub("", re.sub(r"\s*\(\s*\)", "", sentence.strip()), count=1)
     s = _ADVERB.sub(r"\1 ", s)
     s = s[:1].upper() + s[1:]
     m = BACKREF.search(SELF_REF.sub(lambda x: "x" * len(x.group()), s))
