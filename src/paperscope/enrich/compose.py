@@ -107,12 +107,17 @@ def reads_as_title(body: str, kind: str, verbs: frozenset[str], named: bool = Fa
     ...", "caters to ...") or holds one after its subject ("the merged model often suffers
     from ...")."""
     m = _VERB_HEAD.match(body)
-    if m and m.group("verb") in verbs or _HALF_PAIR.search(body):
+    if m and m.group("verb") in verbs or _HALF_PAIR.search(body) or _BROKEN.search(body):
         return False
     if kind == "claim":  # a finding, not the state of the field ("X often suffers from Y")
         return not named and not re.search(r"\b(?:often|usually|typically|commonly|frequently|generally)\b", body)
     return not _FINITE_INSIDE.search(body)
 
 
+# a purpose left without its object ("framework to mitigate"), an infinitive for a head ("to
+# simultaneously identify"), a cut claim ("to show that the ..."), a big-O left without its
+# argument ("the first O stochastic bound")
+_BROKEN = re.compile(r"\bto\s+(?:\w+ly\s+)?\w+$|^to\s|\bto (?:show|demonstrate|prove|verify|find) "
+                     r"that\b|(?<![\w-])O(?![\w(-])")
 # "provides both attack robustness" with the second half cut off
 _HALF_PAIR = re.compile(r"\bboth\b(?!.*\band\b)", re.I)
