@@ -109,6 +109,9 @@ def reads_as_title(body: str, kind: str, verbs: frozenset[str], named: bool = Fa
     m = _VERB_HEAD.match(body)
     if m and m.group("verb") in verbs or _HALF_PAIR.search(body) or _BROKEN.search(body):
         return False
+    words = body.lower().split()
+    if words and (words[-1] in _VERB_END or named and words[0] in _BASE_VERBS):
+        return False
     if kind == "claim":  # a finding, not the state of the field ("X often suffers from Y")
         return not named and not re.search(r"\b(?:often|usually|typically|commonly|frequently|generally)\b", body)
     return not _FINITE_INSIDE.search(body)
@@ -119,5 +122,14 @@ def reads_as_title(body: str, kind: str, verbs: frozenset[str], named: bool = Fa
 # argument ("the first O stochastic bound")
 _BROKEN = re.compile(r"\bto\s+(?:\w+ly\s+)?\w+$|^to\s|\bto (?:show|demonstrate|prove|verify|find) "
                      r"that\b|(?<![\w-])O(?![\w(-])")
+# a verb that ends a clause, not a title ("... methods for fluid dynamics indicate"), and a
+# base-form verb that opens a named label's gloss ("DeRa: explore and evaluate ...")
+_VERB_END = frozenset("""indicate indicates show shows suggest suggests demonstrate demonstrates
+reveal reveals remain remains yield yields achieve achieves allow allows enable enables require
+requires perform performs outperform outperforms exist exists hold holds""".split())
+_BASE_VERBS = frozenset("""explore evaluate determine learn recover improve enable reduce generate
+achieve allow enhance obtain provide require solve address tackle investigate analyze analyse
+examine identify estimate predict compute construct combine leverage exploit extend integrate
+capture encode extract""".split())
 # "provides both attack robustness" with the second half cut off
 _HALF_PAIR = re.compile(r"\bboth\b(?!.*\band\b)", re.I)
