@@ -99,6 +99,10 @@ def trim_front(text: str, verbs: frozenset[str]) -> str:
     if m and m.group("verb") in verbs and m.group("verb").endswith("s"):
         g = gerund(m.group("verb"))
         return g + text[m.end():] if g else text
+    first, _, rest = text.partition(" ")
+    if first in _BASE_VERBS and rest and not rest.startswith("and "):  # "recover the weights"
+        g = gerund(first)
+        return f"{g} {rest}" if g else text
     return text
 
 
@@ -120,7 +124,7 @@ def reads_as_title(body: str, kind: str, verbs: frozenset[str], named: bool = Fa
 # a purpose left without its object ("framework to mitigate"), an infinitive for a head ("to
 # simultaneously identify"), a cut claim ("to show that the ..."), a big-O left without its
 # argument ("the first O stochastic bound")
-_BROKEN = re.compile(r"\bto\s+(?:\w+ly\s+)?\w+$|^to\s|\bto (?:show|demonstrate|prove|verify|find) "
+_BROKEN = re.compile(r"\bto\s+(?:\w+ly\s+)?\w+(?:ate|i[sz]e|ify|ve|ct|rm|ss)$|^to\s|\bto (?:show|demonstrate|prove|verify|find) "
                      r"that\b|(?<![\w-])O(?![\w(-])")
 # a verb that ends a clause, not a title ("... methods for fluid dynamics indicate"), and a
 # base-form verb that opens a named label's gloss ("DeRa: explore and evaluate ...")
