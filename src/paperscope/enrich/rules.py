@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from ..words import FILLER_WORDS, STOP_WORDS
+
 MAX_LABEL_CHARS = 90
 
 # words that make a phrase lean on earlier text when they open it
@@ -164,10 +166,9 @@ def tldr_breaks(tldr: str) -> list[str]:
 
 
 # words that carry no content in a TL;DR: "We propose a simple but effective method X."
-_EMPTY_WORDS = frozenset("""
-we our us this paper work study propose proposes proposed introduce introduces present presents
-develop develops design designs new novel simple effective efficient yet but and the a an of
-for method methods approach approaches algorithm algorithms framework model models solution
-technique called named termed which that is are in to with general generic first both two
-developed provide provides offer offers
+_EMPTY_WORDS = STOP_WORDS | FILLER_WORDS | frozenset("""
+paper work study propose proposes proposed introduce introduces present presents develop
+develops design designs new novel simple effective efficient yet method methods approach
+approaches algorithm algorithms framework model models solution technique called named termed
+general generic first developed provide provides offer offers
 """.split())
