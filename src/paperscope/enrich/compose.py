@@ -61,7 +61,10 @@ def descriptive(label: str, kind: str, candidates: list[tuple[float, str, str]],
             longer = _join(head, topic, limit - (len(label) - len(head)), text)
             if longer:
                 return label[:len(label) - len(head)] + longer
-        return label
+        named = [c for _, k, c in candidates if k in _DOING and c.startswith(label.split(": ")[0] + ": ")
+                 and 3 <= len(body(c).split()) <= 8 and not _CLAUSE.search(body(c))
+                 and not re.search(r"\bto\b", c)]
+        return named[0] if named else label
     heads = [c for _, kind, c in candidates if kind in _DOING and ": " not in c and c != label
              and 2 <= len(c.split()) <= 8 and not _CLAUSE.search(c)]
     for head in heads:  # what the authors introduce or study, for the topic
@@ -134,6 +137,7 @@ requires perform performs outperform outperforms exist exists hold holds""".spli
 _BASE_VERBS = frozenset("""explore evaluate determine learn recover improve enable reduce generate
 achieve allow enhance obtain provide require solve address tackle investigate analyze analyse
 examine identify estimate predict compute construct combine leverage exploit extend integrate
-capture encode extract""".split())
+capture encode extract create build design detect train align adapt transform select measure
+quantify reconstruct synthesize synthesise""".split())
 # "provides both attack robustness" with the second half cut off
 _HALF_PAIR = re.compile(r"\bboth\b(?!.*\band\b)", re.I)

@@ -125,6 +125,10 @@ def with_problem(label: str, kind: str, problem_np: str | None, limit: int, posi
     if content_words(problem_np) & content_words(label) or _NOT_EXTENDED.search(label):
         return label
     link = "in" if kind in ("topic", "study") and ": " not in label else "for"
+    first = problem_np.split(" ", 1)[0]
+    if first[:1].isupper() and first[1:].islower() and first.endswith("ing") and \
+            first.lower() not in ("learning", "training"):
+        link, problem_np = "for", problem_np[:1].lower() + problem_np[1:]  # not "X in Designing Y"
     longer = f"{label} {link} {problem_np}"
     if len(longer) > limit or label_breaks(longer):
         return label
