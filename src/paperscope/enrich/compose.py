@@ -3,7 +3,10 @@
 reader which paper this is; such a label is replaced by a descriptive one built from the
 paper's own phrases: what the authors introduce or study, for the problem the keyphrases name
 ("Post-processing approaches for image restoration"), or, with nothing better, the second
-keyphrase for the first ("Policy learning for long-term outcomes")."""
+keyphrase for the first ("Policy learning for long-term outcomes").
+
+`trim_front` and `reads_as_title` keep candidates title-shaped: no light verb or "problem of"
+in front, a gerund for a verb in front, no clause, cut pair or dangling modifier."""
 from __future__ import annotations
 
 import re
@@ -42,7 +45,8 @@ _TIED = re.compile(r"\b(?:for|in|on|under|to|with|that|which|using|via|by)\b", r
 # a clause or a verb in front: not a noun phrase to stand alone as a label
 _CLAUSE = re.compile(r"\b(?:that|which|under|about|uses?|whose)\b|^(?:considering|employing|using|"
                      r"leveraging|utili[sz]ing|exploring|investigating|studying|examining|"
-                     r"analy[sz]ing|underexplored|offering|providing|achieving|enabling|making|obtaining)\b", re.I)
+                     r"analy[sz]ing|underexplored|offering|providing|achieving|enabling|making|obtaining|"
+                     r"(?:overwhelming|extensive|compelling|strong|empirical)\s+evidence)\b", re.I)
 # "adjusts stale cached target embeddings": a verb in front, not a topic
 _VERB_FRONT = re.compile(r"^[a-z]+(?<![su])s\s\w+\s\w+")
 
@@ -126,9 +130,11 @@ def reads_as_title(body: str, kind: str, verbs: frozenset[str], named: bool = Fa
 
 # a purpose left without its object ("framework to mitigate"), an infinitive for a head ("to
 # simultaneously identify"), a cut claim ("to show that the ..."), a big-O left without its
-# argument ("the first O stochastic bound")
-_BROKEN = re.compile(r"\bto\s+(?:\w+ly\s+)?\w+(?:ate|i[sz]e|ify|ve|ct|rm|ss)$|^to\s|\bto (?:show|demonstrate|prove|verify|find) "
-                     r"that\b|(?<![\w-])O(?![\w(-])")
+# argument ("the first O stochastic bound"), a modifier left without its noun ("for
+# fine-grained"), a lone word before a comma ("Approach, ...")
+_BROKEN = re.compile(r"\bto\s+(?:\w+ly\s+)?\w+(?:ate|i[sz]e|ify|ve|ct|rm|ss)$|^to\s|"
+                     r"\bto (?:show|demonstrate|prove|verify|find) that\b|(?<![\w-])O(?![\w(-])|"
+                     r"\b\w+-(?:grained|based|aware|specific|agnostic|dependent|driven|oriented)$|^\w+,")
 # a verb that ends a clause, not a title ("... methods for fluid dynamics indicate"), and a
 # base-form verb that opens a named label's gloss ("DeRa: explore and evaluate ...")
 _VERB_END = frozenset("""indicate indicates show shows suggest suggests demonstrate demonstrates
@@ -140,4 +146,4 @@ examine identify estimate predict compute construct combine leverage exploit ext
 capture encode extract create build design detect train align adapt transform select measure
 quantify reconstruct synthesize synthesise""".split())
 # "provides both attack robustness" with the second half cut off
-_HALF_PAIR = re.compile(r"\bboth\b(?!.*\band\b)", re.I)
+_HALF_PAIR = re.compile(r"\bboth\b(?!.*\band\b)|\beither\b(?!.*\bor\b)|^either\b", re.I)

@@ -47,7 +47,7 @@ leveraging including like versus vs not also both either each every some any mor
 very how what why whether if so then thus yet new novel one respect
 """.split())
 _CLAIM = re.compile(r"\d\s?%|\b(?:attains?|achieves?|outperform(?:s|ing)?|surpass(?:es|ing)?|"
-                    r"beats?|state-of-the-art results|improves? (?:the |upon )?(?:state-of-the-art|sota)|sota results|improves? (?:the )?(?:accuracy|"
+                    r"beats?|state-of-the-art results|(?:superior|better|improved|stronger) performance|improves? (?:the |upon )?(?:state-of-the-art|sota)|sota results|improves? (?:the )?(?:accuracy|"
                     r"performance)|accuracy boosts?|speed-?ups? of)\b", re.I)
 _FIRST_WORD = re.compile(r"[^\W_][\w'’\-]*", re.U)
 
