@@ -109,6 +109,8 @@ def _letters(texts: dict[str, str], rng: random.Random, first: str = "A") -> dic
 def make_sheet() -> int:
     from paperscope.enrich import derive_facts
 
+    info = run_info({"icml2024": "icml2024_events.json (untouched half)",
+                     "iclr2024": "iclr2024_accepted.json"})  # before the sheets change the tree
     papers = sample_papers()
     before = _before(papers)
     rng = random.Random(SEED)
@@ -127,9 +129,7 @@ def make_sheet() -> int:
         parts[n * PARTS // len(papers)].append((p, lab, tl, texts))
     for i, rows in enumerate(parts, 1):
         _write_part(i, rows)
-    (JUDGING / "key.json").write_text(json.dumps({**run_info({"icml2024": "icml2024_events.json "
-                                      "(untouched half)", "iclr2024": "iclr2024_accepted.json"}),
-                                      "cpu_s_after": round(time.process_time() - t0, 2),
+    (JUDGING / "key.json").write_text(json.dumps({**info, "cpu_s_after": round(time.process_time() - t0, 2),
                                       "papers": key}, indent=1, ensure_ascii=False) + "\n", "utf-8")
     print(f"wrote {len(papers)} papers in {PARTS} parts to {JUDGING.relative_to(ROOT)}/")
     return 0
