@@ -7,7 +7,7 @@ facade: `SearchEngine(store, embedder)` (lexical + vector indexes, related paper
 arguments into one `Filter` (a collection name included), adds the user's marks to paper JSON,
 and forwards `invalidate()` after writes. Its methods carry the CLI's command names (the table
 in `names.py`); the analysis, personal-library and expertise methods live in the mixins
-`library_analysis`, `library_user` and `library_expertise`.
+`library_analysis`, `library_user`, `library_expertise` and `library_llm`.
 """
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from .filters import Filter
 from .library_analysis import AnalysisMethods
 from .library_expertise import ExpertiseMethods
+from .library_llm import LLMMethods
 from .library_user import UserMethods
 from .model import Hit, InputError, NotFound, Paper, UsageError
 from .store import is_url, open_store
@@ -48,7 +49,7 @@ def default_db_path() -> Path | str:
     return Path(user_data_dir("paperscope", appauthor=False)) / "library.db"
 
 
-class Library(AnalysisMethods, UserMethods, ExpertiseMethods):
+class Library(AnalysisMethods, UserMethods, ExpertiseMethods, LLMMethods):
     """A paper library: a store plus the components that answer questions about it."""
 
     def __init__(self, store: Store, *, embedder: Any | None = None):
@@ -350,9 +351,12 @@ class Library(AnalysisMethods, UserMethods, ExpertiseMethods):
         return self._memo[key]
 
     def _with_marks(self, papers: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Paper JSON plus the user's marks (one query for the lot)."""
+        """Paper JSON plus the user's marks (one query for the lot) and, for a paper without a
+        real title, the title its user's model wrote (`generated`: title, tldr, model, ...)."""
         marks = self.store.user_fields([p["id"] for p in papers])
-        return [{**p, **marks[p["id"]]} for p in papers]
+        generated = self.store.generated_labels([p["id"] for p in papers if not p.get("title")])
+        return [{**p, **marks[p["id"]], **({"generated": generated[p["id"]]} if p["id"] in generated else {})}
+                for p in papers]
 
     def _hits(self, hits: list[Hit]) -> list[Any]:
         marked = self._with_marks([h.paper for h in hits])

@@ -31,6 +31,7 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("remove"),
     Concept("fetch", api=("POST /api/fetch",), mcp=True),
     Concept("resolve", api=("POST /api/resolve",), mcp=True),
+    Concept("relabel"),
     Concept("stats", api=("GET /api/stats",)),
     Concept("collections", cli=False, api=("GET /api/collections",)),
     Concept("db_start"),

@@ -19,6 +19,7 @@ from . import db as _db_commands  # noqa: F401,E402  db start|stop, copy
 from . import assistant as _assistant_commands  # noqa: F401,E402  mcp
 from . import fetch as _fetch_commands  # noqa: F401,E402  fetch
 from . import resolve as _resolve_commands  # noqa: F401,E402  resolve
+from . import llm as _llm_commands  # noqa: F401,E402  relabel
 
 guard_arguments(app)  # after every command is registered
 

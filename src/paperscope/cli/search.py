@@ -10,7 +10,7 @@ from rich.markup import escape
 from ..filters import MODES
 from ..model import Hit
 from .common import (app, code_option, console, err_console, fail, json_option, limit_option, open_library,
-                     print_json, status_option, type_option, user_errors, venue_option,
+                     print_json, status_option, title_markup, type_option, user_errors, venue_option,
                      year_option)
 
 
@@ -149,10 +149,8 @@ def _print_hit_list(hits: list[Hit], explain: bool, first: int) -> None:
     for number, h in enumerate(hits, first):
         p = h.paper
         where = " ".join(str(x) for x in (p.get("venue"), p.get("year")) if x)
-        title = p.get("title") or p.get("label") or "(untitled)"
-        derived = "" if p.get("title") else " [dim](derived)[/]"
         score = "weak match" if getattr(h, "weak", False) else f"score {h.score:.3f}"
-        console.print(f"[bold]{number:>3}.[/] [bold cyan]{escape(title)}[/]{derived}  "
+        console.print(f"[bold]{number:>3}.[/] {title_markup(p, 'bold cyan')}  "
                       f"[dim]{escape(where)} · {h.id} · {score}[/]", highlight=False)
         if h.snippet:
             console.print("     " + snippet_markup(h.snippet), highlight=False)

@@ -40,15 +40,19 @@ def select_ids(store: Store, search: Callable[[str, int], list[str]], *, tag: st
 
 
 def paper_dicts(store: Store, ids: list[str]) -> list[dict[str, Any]]:
-    """Paper JSON (stored fields, facts, user fields, `title_source`) in the order of `ids`."""
+    """Paper JSON (stored fields, facts, user fields, `title_source`, and `generated` for a paper
+    without a real title that `relabel` gave one) in the order of `ids`."""
     objects = store.papers_by_id(ids)
     fields = store.user_fields([i for i in ids if i in objects])
+    generated = store.generated_labels([i for i in ids if i in objects and not objects[i].title])
     out = []
     for pid in ids:
         if pid in objects:
             d = objects[pid].to_dict()
             d["title_source"] = objects[pid].title_source
             d.update(fields[pid])
+            if pid in generated:
+                d["generated"] = generated[pid]
             out.append(d)
     return out
 

@@ -32,12 +32,15 @@ USER_AGENT = "paperscope"
 class LLMError(Exception):
     """The model could not give an answer. `str(e)` is the message for the user; `status` is the
     HTTP status when there was one, `retry_after` the wait a 429 asked for, `partial` the text
-    received before a stream broke or a reply was cut off."""
+    received before a stream broke or a reply was cut off; `bad_reply` is true when the server
+    answered but the answer is unusable (not JSON, no choices, empty, cut off at the token
+    limit): the endpoint works and another request may succeed."""
 
     def __init__(self, message: str, *, status: int | None = None, retry_after: float | None = None,
-                 partial: str = ""):
+                 partial: str = "", bad_reply: bool = False):
         super().__init__(message)
         self.status, self.retry_after, self.partial = status, retry_after, partial
+        self.bad_reply = bad_reply
 
 
 @dataclass(frozen=True)
@@ -99,14 +102,14 @@ def chat(endpoint: Endpoint, messages: list[dict[str, str]], *, max_tokens: int 
         reply = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise LLMError(f"the language model at {endpoint.shown} sent a reply that is not JSON "
-                       f"({_clip(raw)}); is the URL an OpenAI-compatible API?") from None
+                       f"({_clip(raw)}); is the URL an OpenAI-compatible API?", bad_reply=True) from None
     _raise_reply_error(endpoint, reply)
     choice = _first_choice(endpoint, reply)
     message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
     text = message.get("content") if isinstance(message.get("content"), str) else ""
     _check_finish(endpoint, choice.get("finish_reason"), text, max_tokens)
     if not text.strip():
-        raise LLMError(f"the language model at {endpoint.shown} sent an empty answer")
+        raise LLMError(f"the language model at {endpoint.shown} sent an empty answer", bad_reply=True)
     return text
 
 
@@ -139,7 +142,7 @@ def chat_stream(endpoint: Endpoint, messages: list[dict[str, str]], *,
                        f"after {len(text)} characters (no finish reason, no [DONE])", partial=text)
     _check_finish(endpoint, finish, text, max_tokens)
     if not text.strip():
-        raise LLMError(f"the language model at {endpoint.shown} sent an empty answer")
+        raise LLMError(f"the language model at {endpoint.shown} sent an empty answer", bad_reply=True)
 
 
 # ---------------------------------------------------------------------------- requests
@@ -282,7 +285,7 @@ def _chunk(endpoint: Endpoint, data: str, so_far: str) -> tuple[str, str | None]
         chunk = json.loads(data)
     except (ValueError, RecursionError):
         raise LLMError(f"the language model at {endpoint.shown} sent a stream event that is not JSON "
-                       f"({_clip(data.encode())})", partial=so_far) from None
+                       f"({_clip(data.encode())})", partial=so_far, bad_reply=True) from None
     _raise_reply_error(endpoint, chunk, so_far)
     choices = chunk.get("choices") if isinstance(chunk, dict) else None
     if not isinstance(choices, list) or not choices:
@@ -296,7 +299,7 @@ def _chunk(endpoint: Endpoint, data: str, so_far: str) -> tuple[str, str | None]
 def _raise_reply_error(endpoint: Endpoint, reply: Any, partial: str = "") -> None:
     if not isinstance(reply, dict):
         raise LLMError(f"the language model at {endpoint.shown} sent JSON that is not a chat completion",
-                       partial=partial)
+                       partial=partial, bad_reply=True)
     error = reply.get("error")
     if error:
         message = error.get("message") if isinstance(error, dict) else error
@@ -307,17 +310,18 @@ def _raise_reply_error(endpoint: Endpoint, reply: Any, partial: str = "") -> Non
 def _first_choice(endpoint: Endpoint, reply: dict[str, Any]) -> dict[str, Any]:
     choices = reply.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        raise LLMError(f"the language model at {endpoint.shown} sent a reply with no choices (no answer)")
+        raise LLMError(f"the language model at {endpoint.shown} sent a reply with no choices (no answer)",
+                       bad_reply=True)
     return choices[0]
 
 
 def _check_finish(endpoint: Endpoint, reason: Any, text: str, max_tokens: int) -> None:
     if reason == "length":
         raise LLMError(f"the answer from the language model at {endpoint.shown} was cut off at the "
-                       f"limit of {max_tokens} tokens (finish_reason 'length')", partial=text)
+                       f"limit of {max_tokens} tokens (finish_reason 'length')", partial=text, bad_reply=True)
     if reason == "content_filter":
         raise LLMError(f"the language model at {endpoint.shown} withheld its answer (content filter)",
-                       partial=text)
+                       partial=text, bad_reply=True)
 
 
 def _clip(raw: bytes) -> str:

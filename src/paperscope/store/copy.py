@@ -1,6 +1,6 @@
 """Move a library between backends (SQLite file <-> PostgreSQL): papers with their facts and
 identity keys, collections, list files and memberships, embeddings, and the user's tags, marks,
-dismissals and remembered keys, in one transaction per table group. Ids stay the same, so
+dismissals and remembered keys, generated titles, in one transaction per table group. Ids stay the same, so
 tags and notes stay on their papers; the search indexes are rebuilt at the destination from
 the copied rows (no paper is embedded again)."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ from .protocol import Store
 
 BATCH = 2000
 ORDER = ("papers", "paper_keys", "collections", "sources")
-USER = ("user_tags", "user_marks", "user_dismissals", "user_keys")
+USER = ("user_tags", "user_marks", "user_dismissals", "user_keys", "generated_labels")
 
 
 def copy_library(src: Store, dest: Store, progress: Callable[[str, int, int], None] | None = None) -> dict[str, int]:

@@ -20,6 +20,7 @@ from .postgres_index import IndexData
 from .postgres_user import AnalysisData, UserData
 from .rows import COPY_COLUMNS, ORDER_BY, PAPER_COLUMNS, membership_dict, paper_from_row
 from .shared import SharedQueries
+from .shared_generated import GeneratedQueries
 
 MIGRATION_LOCK = 0x70617065  # advisory lock key while migrating ("pape")
 
@@ -34,7 +35,7 @@ def _migrations() -> list[tuple[str, str]]:
     return sorted((p.name, p.read_text("utf-8")) for p in folder.iterdir() if p.name.endswith(".sql"))
 
 
-class PostgresStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData, SharedQueries):
+class PostgresStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData, GeneratedQueries, SharedQueries):
     backend = "postgres"
     dialect = POSTGRES
 

@@ -1,5 +1,5 @@
 """The store contract: what every backend (`SQLiteStore`, `PostgresStore`) offers and the rest of
-paperscope may call. One Protocol per area (papers, browse, index, user, analysis, bulk, copy),
+paperscope may call. One Protocol per area (papers, browse, index, user, analysis, bulk, copy, generated),
 composed into `Store`, the type `open_store` returns and every `store` parameter outside this
 package is annotated with. `tests/test_store_protocol.py` checks that both backends have every
 method with the same signature. Backend-only extras (PostgreSQL's `nearest`) are not part of it."""
@@ -147,8 +147,18 @@ class CopyStore(Protocol):
     def dump_embeddings(self) -> Iterator[tuple[str, str, int, bytes]]: ...
 
 
-class Store(PaperStore, BrowseStore, IndexStore, UserStore, AnalysisStore, BulkStore, CopyStore, Protocol):
+class GeneratedStore(Protocol):
+    """Titles and TL;DRs written by the user's model for title-less papers (`relabel`), apart
+    from real titles and derived labels."""
+
+    def generated_labels(self, paper_ids: list[str]) -> dict[str, dict[str, Any]]: ...
+    def save_generated_labels(self, rows: Sequence[tuple[str, str, str | None, str, float | None]]) -> None: ...
+    def remove_generated_labels(self, paper_ids: list[str]) -> int: ...
+
+
+class Store(PaperStore, BrowseStore, IndexStore, UserStore, AnalysisStore, BulkStore, CopyStore, GeneratedStore,
+            Protocol):
     """A paperscope library, whichever backend holds it."""
 
 
-AREAS = (PaperStore, BrowseStore, IndexStore, UserStore, AnalysisStore, BulkStore, CopyStore)
+AREAS = (PaperStore, BrowseStore, IndexStore, UserStore, AnalysisStore, BulkStore, CopyStore, GeneratedStore)

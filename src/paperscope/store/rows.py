@@ -78,5 +78,6 @@ COPY_COLUMNS = {
     "user_marks": ("paper_id", "starred", "read_at", "note", "updated_at"),
     "user_dismissals": ("paper_id", "tag", "added_at"),
     "user_keys": ("key", "paper_id"),
+    "generated_labels": ("paper_id", "title", "tldr", "model", "score", "created_at"),
 }
-ORDER_BY = {"papers": "rowid", "collections": "id", "sources": "id"}
+ORDER_BY = {"papers": "rowid", "collections": "id", "sources": "id", "generated_labels": "paper_id"}

@@ -16,6 +16,7 @@ from . import opening
 from .filter_sql import SQLITE
 from .rows import COPY_COLUMNS, ORDER_BY, PAPER_COLUMNS, membership_dict, paper_from_row
 from .shared import SharedQueries
+from .shared_generated import GeneratedQueries
 from .sqlite_analysis import AnalysisData
 from .sqlite_browse import BrowseQueries
 from .sqlite_bulk import BulkData
@@ -38,7 +39,7 @@ def _migrations() -> list[tuple[str, str]]:
     return files
 
 
-class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData, SharedQueries):
+class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData, GeneratedQueries, SharedQueries):
     """One SQLite library file. Writes go through `transaction()`; reads may run anywhere.
     The queries are grouped by area in the mixins (browse, index, user, analysis, bulk); those
     written the same way for PostgreSQL come from `SharedQueries`."""

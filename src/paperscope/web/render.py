@@ -131,7 +131,9 @@ def md_inline(text: Any) -> Markup:
 
 
 def display_title(paper: dict[str, Any]) -> str:
-    return md_plain(paper.get("title") or paper.get("label") or "")
+    from ..export.entry import display_title as best
+
+    return md_plain(best(paper) if paper.get("title") or paper.get("generated") else paper.get("label") or "")
 
 
 def as_list(value: Any) -> list[Any]:
