@@ -180,3 +180,21 @@ def test_cli_and_pages_show_generated_titles_and_faults_cleanly(server, tmp_path
     assert missing.exit_code == 2 and "--llm-url" in missing.output
     undone = runner.invoke(app, ["--db", str(path), "relabel", "--undo"])
     assert undone.exit_code == 0 and "removed 3 generated titles" in undone.output
+
+
+def test_an_interruption_keeps_the_batches_written_before_it(untitled, server, monkeypatch):
+    from paperscope.llm import relabel
+
+    monkeypatch.setattr(relabel, "BATCH", 2)
+    server.default = Reply(answer(GOOD))
+
+    def progress(phase: str, done: int, total: int) -> None:
+        if done == 2:  # Ctrl-C right after the first batch was written
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        untitled.relabel(llm_url=server.url, model="tiny-model", progress=progress)
+    assert stopped.value.relabel_report["written"] == 2
+    assert sum("generated" in p for p in untitled.papers()) == 2
+    rest = untitled.relabel(llm_url=server.url, model="tiny-model")
+    assert (rest["had_one"], rest["asked"], rest["written"]) == (2, 2, 2)
