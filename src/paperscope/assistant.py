@@ -59,10 +59,11 @@ def build_server(db: str | Path | None, *, allow_writes: bool = False, embedder:
         "A local library of ML conference papers. Search it (hybrid lexical + semantic), open a "
         "paper with `show`, find related work by paper id or by a draft's text, see a collection's "
         "topics, compare two collections, recommend papers from a tag. Paper ids come from the "
-        "results; collections are listed as resources."
+        "results; collections are listed as resources. `ask` answers a question with cited papers."
         + ("" if allow_writes else " This server is read-only.")))
     call = _Calls(lib)
     _reading_tools(server, call)
+    _ask_tool(server, call)
     _list_tools(server, call, allow_writes)
     _resources(server, call)
     return server
@@ -108,6 +109,24 @@ def _reading_tools(server: Any, call: _Calls) -> None:
         out = call(lib.compare, a, b)
         out["topics"] = [{k: v for k, v in t.items() if k != "papers"} for t in out["topics"]]
         return out
+
+
+def _ask_tool(server: Any, call: _Calls) -> None:
+    """ask: an answer with citations (the model in $PAPERSCOPE_LLM_URL writes it, when set)."""
+    import os
+
+    lib = call.lib
+
+    @server.tool(description="Answer a question (English or Chinese) from the library with citations: "
+                             "`answer` quotes the sentences of the best papers' abstracts, each group cited [n]; "
+                             "`citations` maps n to paper id, title and sentences; `weak` is true when nothing "
+                             "matches well (then the citations are only the closest papers).")
+    def ask(question: Annotated[str, Field(min_length=1, max_length=2000)],
+            limit: Annotated[int, Field(ge=1, le=20)] = 5, collection: Name = None, venue: Name = None,
+            year: Year = None) -> dict[str, Any]:
+        llm = os.environ.get("PAPERSCOPE_LLM_URL") or None
+        return call(lib.ask, question, limit=limit, collection=call.scope(collection), venue=venue, year=year,
+                    llm=llm).to_json()
 
 
 def _list_tools(server: Any, call: _Calls, allow_writes: bool) -> None:

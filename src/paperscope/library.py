@@ -6,8 +6,9 @@ facade: `SearchEngine(store, embedder)` (lexical + vector indexes, related paper
 `Expertise(store, engine)`. The store is the only place with SQL. The facade turns loose
 arguments into one `Filter` (a collection name included), adds the user's marks to paper JSON,
 and forwards `invalidate()` after writes. Its methods carry the CLI's command names (the table
-in `names.py`); the analysis, personal-library and expertise methods live in the mixins
-`library_analysis`, `library_user`, `library_expertise` and `library_llm`.
+in `names.py`); the analysis, personal-library, expertise, model-label and question-answering
+methods live in the mixins `library_analysis`, `library_user`, `library_expertise`, `library_llm`
+and `library_ask`.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from .filters import Filter
 from .library_analysis import AnalysisMethods
+from .library_ask import AskMethods
 from .library_expertise import ExpertiseMethods
 from .library_llm import LLMMethods
 from .library_user import UserMethods
@@ -49,7 +51,7 @@ def default_db_path() -> Path | str:
     return Path(user_data_dir("paperscope", appauthor=False)) / "library.db"
 
 
-class Library(AnalysisMethods, UserMethods, ExpertiseMethods, LLMMethods):
+class Library(AnalysisMethods, UserMethods, ExpertiseMethods, LLMMethods, AskMethods):
     """A paper library: a store plus the components that answer questions about it."""
 
     def __init__(self, store: Store, *, embedder: Any | None = None):

@@ -42,6 +42,7 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("search", api=("GET /api/search",), mcp=True),
     Concept("related", api=("GET /api/related", "POST /api/related", "GET /api/papers/{paper_id}/related"),
             mcp=True),
+    Concept("ask", api=("GET /api/ask", "POST /api/ask"), mcp=True),
     # analysis
     Concept("topics", api=("GET /api/topics",), mcp=True),
     Concept("map", api=("GET /api/map",)),

@@ -20,6 +20,7 @@ from . import assistant as _assistant_commands  # noqa: F401,E402  mcp
 from . import fetch as _fetch_commands  # noqa: F401,E402  fetch
 from . import resolve as _resolve_commands  # noqa: F401,E402  resolve
 from . import llm as _llm_commands  # noqa: F401,E402  relabel
+from . import ask as _ask_commands  # noqa: F401,E402  ask
 
 guard_arguments(app)  # after every command is registered
 

@@ -227,9 +227,11 @@ def create_app(db_path: str | Path, *, host: str = "127.0.0.1", token: str | Non
     app.add_middleware(SecurityHeaders, loopback_only=app.state.loopback)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
-    from . import api, pages, pages_expertise, pages_user
+    from . import api, api_ask, pages, pages_ask, pages_expertise, pages_user
 
     app.include_router(api.router)
+    app.include_router(api_ask.router)
+    app.include_router(pages_ask.router)
     app.include_router(pages.router)
     app.include_router(pages_user.router)
     app.include_router(pages_expertise.router)

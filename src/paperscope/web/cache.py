@@ -18,7 +18,8 @@ SKIP_PREFIXES = ("/static/", "/lang/")
 
 
 class ResponseCache:
-    """Pure ASGI middleware. `size` responses at most; only 200 answers without cookies."""
+    """Pure ASGI middleware. `size` responses at most; only 200 answers without cookies and not
+    marked `Cache-Control: no-store`."""
 
     def __init__(self, app: Any, db_path: str | Path, size: int = 512, max_body: int = 4_000_000):
         self.app = app
@@ -75,7 +76,9 @@ class ResponseCache:
     def _storable(self, start: dict, chunks: list[bytes]) -> bool:
         if start.get("status") != 200 or sum(map(len, chunks)) > self.max_body:
             return False
-        return not any(k.lower() == b"set-cookie" for k, _ in start.get("headers", []))
+        headers = start.get("headers", [])  # no cookie set, nothing marked no-store (a model's answer)
+        return not any(k.lower() == b"set-cookie" or (k.lower() == b"cache-control" and b"no-store" in v)
+                       for k, v in headers)
 
 
 def _lang(scope: dict) -> str:
