@@ -13,7 +13,7 @@ from paperscope.cli import app
 
 CLI = Path(__file__).resolve().parents[1] / "src" / "paperscope" / "cli"
 # Calls whose result is markup built from escaped text, or a number.
-SAFE_CALLS = {"escape", "title_markup", "snippet_markup", "len", "int", "round", "float", "sum"}
+SAFE_CALLS = {"escape", "title_markup", "snippet_markup", "cited_markup", "len", "int", "round", "float", "sum"}
 PRINTERS = {"print", "add_row"}
 # Values that are numbers or generated ids (hex), never text from a user or a file; a name not
 # here must be escaped. Renderables (a Rich Table) are passed bare and are not strings.

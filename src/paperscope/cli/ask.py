@@ -54,7 +54,7 @@ def ask(
     print_answer(answer)
 
 
-def _cited(text: str) -> str:
+def cited_markup(text: str) -> str:
     """Plain text as Rich markup with its [n] citations in bold."""
     out, at = [], 0
     for m in _CITE.finditer(text):
@@ -77,23 +77,23 @@ def print_answer(answer) -> None:
         pass  # the sources below are the closest papers; no sentence of theirs answers
     elif answer.generated is not None:
         console.print()
-        console.print(_cited(answer.generated), highlight=False)
+        console.print(cited_markup(answer.generated), highlight=False)
     else:
         for c in answer.citations:
             if c.sentences:
                 console.print()
-                console.print(_cited(f"{' '.join(c.sentences)} [{c.n}]"), highlight=False)
+                console.print(cited_markup(f"{' '.join(c.sentences)} [{c.n}]"), highlight=False)
     for note, items in (("citations removed (not among the sources)", answer.removed),
                         ("claims without a citation", answer.uncited)):
         if items:
-            console.print(f"\n{note}: " + escape("; ".join(items)), style="yellow", highlight=False)
+            console.print(f"\n{escape(note)}: " + escape("; ".join(items)), style="yellow", highlight=False)
     if answer.citations:
         console.print("\nsources:", style="bold")
     for c in answer.citations:
         derived = " [dim](derived)[/]" if c.derived else ""
-        weak = " · weak match" if c.weak else ""
-        console.print(f"[bold cyan]\\[{c.n}][/] {escape(c.title)}{derived}  "
-                      f"[dim]{escape(c.where)} · {c.id}{weak}[/]", highlight=False, soft_wrap=True)
+        console.print(f"[bold cyan]\\[{c.n:d}][/] {escape(c.title)}{derived}  "
+                      f"[dim]{escape(c.where)} · {c.id}{' · weak match' if c.weak else ''}[/]",
+                      highlight=False, soft_wrap=True)
     if answer.model:
         console.print(f"\nanswer written by {escape(answer.model)} from the sources above", style="dim",
                       highlight=False)
