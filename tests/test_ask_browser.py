@@ -48,3 +48,42 @@ def test_a_cited_hostile_paper_stays_inert_and_the_chinese_interface(page, serve
     assert page.locator("#quoted a.cite").count() >= 1
     page.goto(server.url + "/lang/en?next=/ask")
     assert not page.problems, page.problems
+
+
+def test_the_model_answer_streams_in_with_clickable_citations_and_a_failure_keeps_the_quotes(page, web_db):  # noqa: F811
+    from llm_server import LLMServer, Reply, Status
+
+    from web_support import start_server, stop_server
+
+    with LLMServer() as llm:
+        srv = start_server(web_db, env={"PAPERSCOPE_LLM_URL": llm.url, "PAPERSCOPE_LLM_MODEL": "tiny-model",
+                                        "PAPERSCOPE_LLM_TIMEOUT": "5"})
+        try:
+            llm.script(Reply("Spectral DeTuning recovers the weights before fine-tuning [1]. Flows help too [7].",
+                             chunk_chars=4), Status(500))
+            page.goto(srv.url + "/ask?question=" + QUESTION)
+            done = "() => document.getElementById('generated').classList.contains('done')"
+            for _ in range(300):
+                if page.evaluate(done):
+                    break
+                page.wait_for_timeout(100)
+            generated = page.locator("#generated-text")
+            assert "recovers the weights before fine-tuning" in generated.inner_text()
+            assert "[7]" not in generated.inner_text()
+            assert "tiny-model" in page.locator("#generated-status").inner_text()
+            assert "[7]" in page.locator("#generated-notes").inner_text()  # reported as removed
+            shot(page, "ask-generated")
+            generated.locator("a.cite").first.click()
+            page.wait_for_url(re.compile(r"/paper/"))
+            assert "Spectral DeTuning" in page.locator("main").inner_text()
+            page.goto(srv.url + "/ask?question=" + QUESTION)  # the model fails: the quotes stand
+            failed = "() => document.getElementById('generated').classList.contains('failed')"
+            for _ in range(300):
+                if page.evaluate(failed):
+                    break
+                page.wait_for_timeout(100)
+            assert "500" in page.locator("#generated-status").inner_text()
+            assert page.locator("#quoted a.cite").count() >= 1
+            assert not page.problems, page.problems
+        finally:
+            stop_server(srv)

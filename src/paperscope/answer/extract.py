@@ -19,11 +19,11 @@ Nearest = Callable[[list[list[str]], str], list[int]]
 
 
 def chosen_hits(hits: Sequence[Any], limit: int) -> tuple[list[Any], bool]:
-    """The hits to cite and whether the evidence is weak (no strong hit at all)."""
+    """The hits to cite and whether the evidence is weak (no strong hit at all, or no hit)."""
     strong = [h for h in hits if not getattr(h, "weak", False)]
     if strong:
         return strong[:limit], False
-    return list(hits[:limit]), bool(hits)
+    return list(hits[:limit]), True
 
 
 def extract(question: str, hits: Sequence[Any], weight: dict[str, float], *, limit: int,

@@ -65,6 +65,8 @@ def cited_markup(text: str) -> str:
 
 
 def print_answer(answer) -> None:
+    from ..emphasis import md_plain  # *emphasis* markers of list text shown as plain words
+
     if answer.searched_as:
         console.print(f"searched as: {escape(answer.searched_as)}", style="dim", soft_wrap=True, highlight=False)
     if answer.warning:
@@ -82,7 +84,7 @@ def print_answer(answer) -> None:
         for c in answer.citations:
             if c.sentences:
                 console.print()
-                console.print(cited_markup(f"{' '.join(c.sentences)} [{c.n}]"), highlight=False)
+                console.print(cited_markup(md_plain(f"{' '.join(c.sentences)} [{c.n}]")), highlight=False)
     for note, items in (("citations removed (not among the sources)", answer.removed),
                         ("claims without a citation", answer.uncited)):
         if items:
@@ -91,7 +93,7 @@ def print_answer(answer) -> None:
         console.print("\nsources:", style="bold")
     for c in answer.citations:
         derived = " [dim](derived)[/]" if c.derived else ""
-        console.print(f"[bold cyan]\\[{c.n:d}][/] {escape(c.title)}{derived}  "
+        console.print(f"[bold cyan]\\[{c.n:d}][/] {escape(md_plain(c.title))}{derived}  "
                       f"[dim]{escape(c.where)} · {c.id}{' · weak match' if c.weak else ''}[/]",
                       highlight=False, soft_wrap=True)
     if answer.model:

@@ -6,6 +6,7 @@ text as it arrives, then one `answer` event with the checked answer as `/api/ask
 from __future__ import annotations
 
 import json
+import logging
 import queue
 import re
 import threading
@@ -41,11 +42,13 @@ def cited(text: str, known: set[int]) -> list[tuple[str, int | None]]:
 
 
 def _view(answer: Any) -> dict[str, Any]:
+    from ..emphasis import md_plain  # *emphasis* markers of list text shown as plain words
+
     known = {c.n for c in answer.citations}
-    paragraphs = [] if answer.weak else [cited(f"{' '.join(c.sentences)} [{c.n}]", known)
+    paragraphs = [] if answer.weak else [cited(md_plain(f"{' '.join(c.sentences)} [{c.n}]"), known)
                                          for c in answer.citations if c.sentences]
-    sources = [{"n": c.n, "id": c.id, "title": c.title, "derived": c.derived, "where": c.where, "weak": c.weak,
-                "sentences": c.sentences} for c in answer.citations]
+    sources = [{"n": c.n, "id": c.id, "title": md_plain(c.title), "derived": c.derived, "where": c.where,
+                "weak": c.weak} for c in answer.citations]
     return {"summary": answer.summary, "weak": answer.weak, "paragraphs": paragraphs, "sources": sources,
             "searched_as": answer.searched_as, "warning": answer.warning}
 
@@ -86,7 +89,8 @@ def ask_stream(request: Request, question: Annotated[str, Query(min_length=1, ma
     def write() -> None:
         try:
             add_generated(answer, llm, stream=lambda text: chunks.put(("token", {"text": str(text)})))
-        except Exception as exc:  # a defect in the model client: the quoted answer stands
+        except Exception as exc:  # a defect in the model client: logged; the quoted answer stands
+            logging.getLogger("paperscope.web").exception("writing an answer for /ask/stream")
             answer.fallback = answer.fallback or f"the answer could not be written ({type(exc).__name__})"
         finally:
             chunks.put(("answer", answer.to_json()))
