@@ -66,7 +66,7 @@ BODY_SCHEMA = {"requestBody": {"required": True, "content": {"application/json":
     "properties": {"question": {"type": "string", "minLength": 1, "maxLength": 2000},
                    "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5},
                    "collection": {"type": "string"}, "venue": {"type": "string"},
-                   "year": {"type": ["integer", "string"], "description": "a year or a range"},
+                   "year": {"anyOf": [{"type": "integer"}, {"type": "string"}], "description": "a year or a range"},
                    "status": {"type": "string"}, "type": {"type": "string"}, "has_code": {"type": "boolean"}}}}}}}
 
 
