@@ -117,3 +117,19 @@ def test_the_command_line_answers_in_text_and_json(samples_lib):
     for args, says in ((["  "], "question"), (["--collection", "nope", "x"], "nope"), (["-n", "0", "x"], "-n")):
         bad = _cli(samples_lib.path, *args)
         assert bad.returncode in (1, 2) and says in bad.stderr and "Traceback" not in bad.stderr, (args, bad.stderr)
+
+
+def test_how_a_question_becomes_a_query():
+    from paperscope.answer import to_query
+
+    both = to_query("Which ICML 2024 or ICLR'24 papers interpolate images with diffusion?",
+                    venues={"ICML", "ICLR", "NeurIPS"})
+    assert both.query.split() == ["or", "interpolate", "images", "with", "diffusion", "venue:ICML", "venue:ICLR", "year:2024"]
+    apart = to_query("Do ICML 2023 and ICLR 2024 papers agree on scaling laws?", venues={"ICML", "ICLR"})
+    assert "year:" not in apart.query and {"venue:ICML", "venue:ICLR"} <= set(apart.query.split())
+    unknown = to_query("which NeurIPS papers study grokking", venues={"ICML"})
+    assert unknown.query == "NeurIPS grokking" and unknown.venue is None
+    scoped = to_query("which ICML papers study grokking", venues={"ICML"}, scoped=True)
+    assert scoped.query == "ICML grokking"
+    only_asking = to_query("Which papers are there?")
+    assert only_asking.query == "Which papers are there"  # nothing left: what was asked is searched

@@ -12,6 +12,8 @@ from typing import Any, Callable
 
 from .compose import Answer
 
+WEAK_NOT_ASKED = "the model was not asked: no paper matches the question well (weak evidence)"
+
 
 def endpoint_of(llm: Any, model: str | None = None) -> Any:
     """An Endpoint from an Endpoint, or from a URL (the model and key from the arguments or
@@ -30,7 +32,10 @@ def wanted(answer: Answer, llm: Any) -> bool:
 
 def add_generated(answer: Answer, llm: Any, model: str | None = None,
                   stream: Callable[[str], None] | None = None) -> Answer:
-    """The answer with the model's text (mode "generated") or, on failure, with `fallback`."""
+    """The answer with the model's text (mode "generated") or, on failure, with `fallback`
+    (also when a model was given but not asked: nothing matches the question well)."""
+    if llm is not None and answer.weak:
+        answer.fallback = WEAK_NOT_ASKED
     if not wanted(answer, llm):
         return answer
     from ..llm import LLMError

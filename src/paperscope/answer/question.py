@@ -9,7 +9,8 @@
    "what do these papers use to" carry no subject and only dilute the ranking's word coverage.
    (English function words are dropped by the index anyway.)
 3. A venue the library holds, named in the question ("ICML", "ICML 2024", "ICLR'24"), becomes a
-   `venue:` (and `year:`) filter of the query, unless the caller gave a scope of its own.
+   `venue:` (and `year:`) filter of the query, unless the caller gave a scope of its own;
+   several venues named are any of them.
 """
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ class Asked:
     query: str  # what is searched (English, filters appended)
     searched_as: str | None = None  # a Chinese question: the English it was searched as
     warning: str | None = None  # little of a Chinese question understood
-    venue: str | None = None  # found in the question
+    venue: str | None = None  # found in the question (several: "ICML, ICLR")
     year: int | None = None
     dropped: list[str] = field(default_factory=list)  # scaffolding words left out
 
@@ -89,13 +90,15 @@ def to_query(question: str, *, venues: Iterable[str] = (), scoped: bool = False)
     words = _WORD.findall(english)
     kept: list[str] = []
     dropped: list[str] = []
-    venue = year = None
+    venues: list[str] = []  # several named ("ICML or ICLR"): any of them
+    years: set[int] = set()
     i = 0
     while i < len(words):
-        found = None if scoped or venue else _venue_at(words, i, known)
+        found = None if scoped else _venue_at(words, i, known)
         if found:
-            venue, year, used = found
-            i += used
+            venues += [found[0]] if found[0] not in venues else []
+            years |= {found[1]} if found[1] else set()
+            i += found[2]
             continue
         word = words[i]
         bare = word.strip(_EDGE)
@@ -107,6 +110,7 @@ def to_query(question: str, *, venues: Iterable[str] = (), scoped: bool = False)
     if not kept:  # only scaffolding: search what was asked rather than nothing
         kept = [w.strip(_EDGE) for w in words if w.strip(_EDGE)]
         dropped = []
-    query = " ".join(kept + ([f"venue:{venue}"] if venue else []) + ([f"year:{year}"] if year else []))
+    year = years.pop() if len(years) == 1 else None  # two years named: neither is the scope
+    query = " ".join(kept + [f"venue:{v}" for v in venues] + ([f"year:{year}"] if year else []))
     return Asked(question=text, query=query, searched_as=asked.english if asked.is_chinese else None,
-                 warning=asked.warning, venue=venue, year=year, dropped=dropped)
+                 warning=asked.warning, venue=", ".join(venues) or None, year=year, dropped=dropped)

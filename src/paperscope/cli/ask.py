@@ -72,7 +72,7 @@ def print_answer(answer) -> None:
     if answer.warning:
         console.print(f"warning: {escape(answer.warning)}", style="yellow", soft_wrap=True, highlight=False)
     if answer.fallback:
-        err_console.print(f"the model gave no answer: {escape(answer.fallback)}; quoting the abstracts instead",
+        err_console.print(f"note: {escape(answer.fallback)}; the answer quotes the abstracts instead",
                           style="yellow", soft_wrap=True, highlight=False)
     console.print(escape(answer.summary), style="bold yellow" if answer.weak else "bold", highlight=False)
     if answer.weak:
