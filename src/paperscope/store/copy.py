@@ -6,6 +6,7 @@ the copied rows (no paper is embedded again)."""
 from __future__ import annotations
 
 import itertools
+from functools import partial
 from typing import Callable, Iterator
 
 from .protocol import Store
@@ -20,13 +21,13 @@ def copy_library(src: Store, dest: Store, progress: Callable[[str, int, int], No
     counts: dict[str, int] = {}
     with dest.transaction():
         for name in ORDER:
-            counts[name] = _copy(src.dump_table(name), lambda rows, n=name: dest.load_table(n, rows), name, progress)
+            counts[name] = _copy(src.dump_table(name), partial(dest.load_table, name), name, progress)
         counts["memberships"] = _copy(src.dump_memberships(), dest.load_memberships, "memberships", progress)
     with dest.transaction():
-        counts["embeddings"] = _copy(src.dump_embeddings(), lambda rows: _embeddings(dest, rows), "embeddings", progress)
+        counts["embeddings"] = _copy(src.dump_embeddings(), partial(_embeddings, dest), "embeddings", progress)
     with dest.transaction():
         for name in USER:
-            counts[name] = _copy(src.dump_table(name), lambda rows, n=name: dest.load_table(n, rows), name, progress)
+            counts[name] = _copy(src.dump_table(name), partial(dest.load_table, name), name, progress)
     return counts
 
 

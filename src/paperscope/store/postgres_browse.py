@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from .host import Host
 
 TEXT_COLUMNS = ("title", "label", "abstract", "authors", "keywords")
 
 
-class BrowseQueries:
+class BrowseQueries(Host):
     conn: Any
 
     def matches_text(self, expression: str, column: str | None = None) -> np.ndarray:

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
+from .host import Host
 from .rows import BULK_COLUMNS
 
 
-class BulkData:
+class BulkData(Host):
     conn: Any
 
     def loaded_shards(self) -> dict[str, str]:
@@ -19,7 +20,7 @@ class BulkData:
                   keys: Iterable[tuple[str, str]], embeddings: Iterable[tuple[str, bytes]], *,
                   model: str, dim: int, shard: str, fingerprint: str) -> dict[str, int]:
         counts = {"added": 0, "updated": 0, "unchanged": 0, "memberships": 0}
-        with self.transaction():  # type: ignore[attr-defined]
+        with self.transaction():
             names = ", ".join(BULK_COLUMNS)
             known = {r[0]: dict(zip(BULK_COLUMNS, r)) for r in self.conn.execute(
                 f"SELECT {names} FROM papers WHERE id = ANY(%s)", ([p["id"] for p in papers],))}
@@ -28,7 +29,7 @@ class BulkData:
                 for p in fresh:
                     copy.write_row([p[c] for c in BULK_COLUMNS])
             counts["added"] = len(fresh)
-            self._bulk_update(papers, known, counts)  # type: ignore[attr-defined]
+            self._bulk_update(papers, known, counts)
             self.add_keys_many(list(keys))
             rows = []
             ids: dict[tuple[str, str], int] = {}
@@ -37,7 +38,7 @@ class BulkData:
                 if ckey not in ids:
                     ids[ckey] = self._bulk_collection(m["collection"], m["venue"], m["year"])
                 if skey not in ids:
-                    ids[skey] = self.source_id(m["source"], m["sha256"], m["format"])  # type: ignore[attr-defined]
+                    ids[skey] = self.source_id(m["source"], m["sha256"], m["format"])
                 rows.append((m["paper_id"], ids[ckey], ids[skey], m["position"], m["status"]))
             with self.conn.cursor() as cur:
                 for row in rows:
@@ -46,7 +47,7 @@ class BulkData:
                     counts["memberships"] += cur.rowcount
             new_vectors = [(h, v) for h, v in embeddings]
             if new_vectors:
-                self.save_embeddings(model, dim, new_vectors)  # type: ignore[attr-defined]
+                self.save_embeddings(model, dim, new_vectors)
             self.conn.execute("INSERT INTO build_loads(shard, fingerprint) VALUES (%s, %s) ON CONFLICT (shard) "
                               "DO UPDATE SET fingerprint = EXCLUDED.fingerprint, loaded_at = iso_now()",
                               (shard, fingerprint))

@@ -8,12 +8,13 @@ from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from .host import Host
 from .shared import snapshot_rows
 
 FETCH = 2000  # rows per round trip of a server-side cursor
 
 
-class IndexData:
+class IndexData(Host):
     conn: Any
 
     def index_fields(self, rowids: Sequence[int]) -> list[dict[str, Any]]:
@@ -69,7 +70,7 @@ class IndexData:
     # ------------------------------------------------------------------ snapshots
     def save_snapshot(self, name: str, gen: int, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
         rows = snapshot_rows(name, gen, meta, arrays)
-        with self.transaction() as conn, conn.cursor() as cur:  # type: ignore[attr-defined]
+        with self.transaction() as conn, conn.cursor() as cur:
             cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"snapshot:{name}",))  # one writer at a time
             cur.execute("DELETE FROM search_snapshots WHERE name LIKE %s", (name + "/%",))
             cur.executemany("INSERT INTO search_snapshots(name, part, generation, data) VALUES (%s, %s, %s, %s)", rows)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 from typing import Any, Iterable
+from .host import Host
 
 
 _MARK_COLUMNS = ("starred", "read_at", "note")
 
 
-class UserData:
+class UserData(Host):
     conn: Any
 
     def remember_keys(self, paper_id: str) -> None:
@@ -64,7 +65,7 @@ class UserData:
             "WHERE lower(d.tag) = ANY(%s) GROUP BY d.paper_id ORDER BY MIN(p.rowid)", ([s.lower() for s in scopes],))]
 
 
-class AnalysisData:
+class AnalysisData(Host):
     conn: Any
     readonly: bool
 
@@ -73,7 +74,7 @@ class AnalysisData:
                           model: dict[str, Any], points: Iterable[tuple]) -> bool:
         if self.readonly:
             return False
-        with self.transaction() as conn, conn.cursor() as cur:  # type: ignore[attr-defined]
+        with self.transaction() as conn, conn.cursor() as cur:
             # writers of the same run wait for each other (two ingests finishing at once)
             cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"analysis:{kind}:{scope}:{level}",))
             cur.execute("DELETE FROM analysis_runs WHERE kind = %s AND scope = %s AND level = %s", (kind, scope, level))

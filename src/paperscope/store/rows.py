@@ -4,9 +4,14 @@ memberships to a `Paper`, and the column lists of copies and build shards."""
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ..model import Paper
+
+if TYPE_CHECKING:  # a row read by column name: a dict, an sqlite3.Row, a psycopg dict row
+    from _typeshed import SupportsKeysAndGetItem
+
+    StoredRow = SupportsKeysAndGetItem[str, Any]
 
 ANY_TAG = ""  # a dismissal that applies to every tag
 PAPER_FIELDS = ("rowid", "id", "title", "title_source", "title_origin", "title_score", "abstract", "abstract_source", "authors", "keywords",
@@ -34,7 +39,7 @@ def encode_facts(facts: dict[str, Any]) -> str:
     return json.dumps(facts, ensure_ascii=False)
 
 
-def decode_paper(row: Mapping[str, Any]) -> dict[str, Any]:
+def decode_paper(row: StoredRow) -> dict[str, Any]:
     """A stored paper row with its JSON columns as lists and dicts (empty when unset)."""
     out = dict(row)
     for col, kind in JSON_COLUMNS.items():
@@ -43,7 +48,7 @@ def decode_paper(row: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def paper_from_row(r: Mapping[str, Any], cols: list[dict[str, Any]]) -> Paper:
+def paper_from_row(r: StoredRow, cols: list[dict[str, Any]]) -> Paper:
     """A `Paper` from its row and its memberships (first collection first)."""
     r = decode_paper(r)
     facts = r["facts"]

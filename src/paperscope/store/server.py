@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
+from types import ModuleType
 
 from ..model import InputError
 
@@ -19,7 +20,7 @@ def default_folder() -> Path:
     return Path(user_data_dir("paperscope", appauthor=False)) / "postgres"
 
 
-def _pgserver():
+def _pgserver() -> ModuleType:
     import warnings
 
     from platformdirs import RuntimeDirWarning

@@ -13,13 +13,14 @@ import numpy as np
 from ..filters import Filter
 from ..model import Paper
 from .filter_sql import Dialect, ordered_sql
+from .host import Host
 from .rows import ANY_TAG, BULK_COLUMNS, PAPER_COLUMNS, PAPER_FIELDS, decode_paper, encode_facts, encode_paper
 
 PART_BYTES = 64 << 20  # saved index arrays are stored in parts of this size
 _STALE_FACTS = "(facts_hash IS NULL OR facts_hash != text_hash || ?)"
 
 
-class SharedQueries:
+class SharedQueries(Host):
     conn: Any
     dialect: Dialect
 
@@ -67,7 +68,7 @@ class SharedQueries:
         """Papers passing `f`, in list order (`limit`/`offset` page through them)."""
         ids = self.ordered_ids(f or Filter())
         page = ids[offset:offset + limit] if limit is not None else ids[offset:]
-        found = self.papers_by_id(page)  # type: ignore[attr-defined]
+        found = self.papers_by_id(page)
         return [found[i] for i in page if i in found]
 
     def count_papers(self) -> int:

@@ -19,7 +19,7 @@ from .shared import SharedQueries
 from .shared_generated import GeneratedQueries
 from .sqlite_analysis import AnalysisData
 from .sqlite_browse import BrowseQueries
-from .sqlite_bulk import BulkData
+from .sqlite_bulk import BulkData, inserted_id
 from .sqlite_index import IndexData
 from .sqlite_user import UserData
 
@@ -161,7 +161,7 @@ class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData, Ge
             return row[0]
         cur = self.conn.execute("INSERT INTO collections(name, venue, year) VALUES (?, ?, ?)",
                                 (name, venue, year))
-        return int(cur.lastrowid)
+        return inserted_id(cur)
 
     def source_id(self, path: str, sha256: str, fmt: str) -> int:
         row = self.conn.execute("SELECT id, sha256 FROM sources WHERE path = ?", (path,)).fetchone()
@@ -173,7 +173,7 @@ class SQLiteStore(BrowseQueries, IndexData, UserData, AnalysisData, BulkData, Ge
             return row[0]
         cur = self.conn.execute("INSERT INTO sources(path, sha256, format) VALUES (?, ?, ?)",
                                 (path, sha256, fmt))
-        return int(cur.lastrowid)
+        return inserted_id(cur)
 
     def add_membership(self, paper_id: str, collection_id: int, source_id: int, position: int,
                        status: str | None) -> bool:

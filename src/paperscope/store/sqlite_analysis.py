@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from typing import Any, Iterable
+from .host import Host
 
 
-class AnalysisData:
+class AnalysisData(Host):
     conn: sqlite3.Connection
     readonly: bool
 
@@ -19,7 +20,7 @@ class AnalysisData:
         score, x, y, fitted). False (nothing written) when the library is read-only."""
         if self.readonly:
             return False
-        with self.transaction() as conn:  # type: ignore[attr-defined]
+        with self.transaction() as conn:
             conn.execute("DELETE FROM analysis_runs WHERE kind = ? AND scope = ? AND level = ?", (kind, scope, level))
             cur = conn.execute(
                 "INSERT INTO analysis_runs(kind, scope, level, input_hash, params, centroids, dims, model) "

@@ -7,10 +7,11 @@ import sqlite3
 from typing import Iterator
 
 import numpy as np
+from .host import Host
 
 
 
-class BrowseQueries:
+class BrowseQueries(Host):
     conn: sqlite3.Connection
     backend = "sqlite"
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 import sqlite3
 from typing import Any, Iterable, Sequence
 
+from .host import Host
 from .rows import BULK_COLUMNS
 
 
 
-class BulkData:
+class BulkData(Host):
     conn: sqlite3.Connection
 
     # ------------------------------------------------------------------ export
@@ -29,7 +30,7 @@ class BulkData:
         memberships/keys added when missing, embeddings stored by text hash, and the shard
         recorded as loaded. Returns {added, updated, unchanged, memberships}."""
         counts = {"added": 0, "updated": 0, "unchanged": 0, "memberships": 0}
-        with self.transaction():  # type: ignore[attr-defined]
+        with self.transaction():
             known = self._bulk_rows([p["id"] for p in papers])
             fresh = [p for p in papers if p["id"] not in known]
             cols = ", ".join(BULK_COLUMNS)
@@ -37,7 +38,7 @@ class BulkData:
             self.conn.executemany(f"INSERT INTO papers ({cols}) VALUES ({marks})",
                                   [[p[c] for c in BULK_COLUMNS] for p in fresh])
             counts["added"] = len(fresh)
-            self._bulk_update(papers, known, counts)  # type: ignore[attr-defined]
+            self._bulk_update(papers, known, counts)
             self.conn.executemany("INSERT OR IGNORE INTO paper_keys(key, paper_id) VALUES (?, ?)", list(keys))
             collections: dict[str, int] = {}
             sources: dict[str, int] = {}
@@ -46,7 +47,7 @@ class BulkData:
                 if m["collection"] not in collections:
                     collections[m["collection"]] = self._bulk_collection(m["collection"], m["venue"], m["year"])
                 if m["source"] not in sources:
-                    sources[m["source"]] = self.source_id(m["source"], m["sha256"], m["format"])  # type: ignore[attr-defined]
+                    sources[m["source"]] = self.source_id(m["source"], m["sha256"], m["format"])
                 rows.append((m["paper_id"], collections[m["collection"]], sources[m["source"]], m["position"],
                              m["status"]))
             before = self.conn.total_changes
@@ -73,5 +74,12 @@ class BulkData:
         row = self.conn.execute("SELECT id FROM collections WHERE name = ?", (name,)).fetchone()
         if row:
             return int(row[0])
-        return int(self.conn.execute("INSERT INTO collections(name, venue, year) VALUES (?, ?, ?)",
-                                     (name, venue, year)).lastrowid)
+        return inserted_id(self.conn.execute("INSERT INTO collections(name, venue, year) VALUES (?, ?, ?)",
+                                             (name, venue, year)))
+
+
+def inserted_id(cur: sqlite3.Cursor) -> int:
+    """The row id an INSERT of one row gave (None only when nothing was inserted: an error here)."""
+    if cur.lastrowid is None:
+        raise RuntimeError("the INSERT gave no row id")
+    return cur.lastrowid

@@ -10,11 +10,12 @@ from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from .host import Host
 from .shared import snapshot_rows
 
 
 
-class IndexData:
+class IndexData(Host):
     conn: sqlite3.Connection
 
     # ------------------------------------------------------------------ postings
@@ -83,7 +84,7 @@ class IndexData:
     def save_snapshot(self, name: str, gen: int, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
         """Replace snapshot `name` (meta + arrays) in one transaction."""
         rows = snapshot_rows(name, gen, meta, arrays)
-        with self.transaction() as conn:  # type: ignore[attr-defined]
+        with self.transaction() as conn:
             conn.execute("DELETE FROM search_snapshots WHERE name LIKE ?", (name + "/%",))
             conn.executemany("INSERT INTO search_snapshots(name, part, generation, data) VALUES (?, ?, ?, ?)", rows)
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import sqlite3
 from typing import Any
+from .host import Host
 
 _MARK_COLUMNS = ("starred", "read_at", "note")
 
 
-class UserData:
+class UserData(Host):
     conn: sqlite3.Connection
 
     def remember_keys(self, paper_id: str) -> None:
