@@ -20,12 +20,13 @@ READ_COMMANDS = [["stats"], ["list"], ["search", "diffusion"], ["show", "abc123"
                  ["topics"], ["related", "--text", "diffusion models"]]
 
 
-def run(*args: str, db: str | Path | None = None, env_db: str | None = None) -> subprocess.CompletedProcess:
+def run(*args: str, db: str | Path | None = None, env_db: str | None = None,
+        timeout: float = 600) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "PAPERSCOPE_DB"}
     if env_db is not None:
         env["PAPERSCOPE_DB"] = env_db
     cmd = [sys.executable, "-m", "paperscope"] + ([] if db is None else ["--db", str(db)]) + list(args)
-    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
 
 
 def refused(proc: subprocess.CompletedProcess, *words: str) -> str:
@@ -58,6 +59,20 @@ def test_read_commands_create_no_library_where_there_is_none(tmp_path, command):
     where = tmp_path / "no" / "such" / "lib.db"
     refused(run(*command, db=where), "no library at", str(where))
     assert not (tmp_path / "no").exists()
+
+
+def test_serve_makes_no_library_where_there_is_none(tmp_path):
+    """A server started on a mistyped path would serve an empty library: it is refused at
+    once with the way to make one (a server that started would hang here: a failure)."""
+    where = tmp_path / "no" / "such" / "lib.db"
+    refused(run("serve", "--port", "0", db=where, timeout=120), f"no library at {where}", "paperscope ingest")
+    assert not (tmp_path / "no").exists()
+    default = tmp_path / "default.db"  # $PAPERSCOPE_DB, as `make demo` sets it
+    refused(run("serve", "--port", "0", env_db=str(default), timeout=120), f"no library at {default}")
+    assert not default.exists()
+    default.touch()  # an empty file is no library either
+    refused(run("serve", "--port", "0", env_db=str(default), timeout=120), f"no library at {default}")
+    assert default.stat().st_size == 0
 
 
 def test_a_folder_is_refused(tmp_path):

@@ -45,7 +45,9 @@ def serve(
         fail(str(exc))
     try:
         web_app = create_app(path, host=host, token=token, pool_size=pool, cache=cache)
-    except Exception as exc:  # unreadable or corrupt library file
+    except InputError as exc:  # no library there (run ingest first), a folder, a damaged file ...
+        fail(str(exc))
+    except Exception as exc:
         fail(f"cannot open library {path}: {exc}")
     # proto=IPPROTO_TCP: asyncio then sets TCP_NODELAY on accepted connections (without it a
     # keep-alive client waits ~40 ms per small response: Nagle meets delayed ACK)

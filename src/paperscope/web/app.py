@@ -66,7 +66,7 @@ class LibraryPool:
         self._free.put(self._open())  # fail fast on a bad path
 
     def _open(self) -> Library:
-        lib = Library.open(self.path)
+        lib = Library.open(self.path, create=False)  # serving never makes an empty library
         self._created += 1
         self._all.append(lib)
         self._versions[id(lib)] = self._data_version(lib)
