@@ -42,13 +42,31 @@ def first_list(samples_dir) -> Path:
     (["export", "-f", "bibtex", "-o", "/"], "/ is a folder: name a file to write"),
     (["export", "-f", "bibtex", "-o", "/proc/self/mem"], "/proc/self/mem is on a virtual file system"),
     (["map", "--out", "/dev/null.png"], None),
+    (["import-library", "/dev/zero"], "/dev/zero is a character device, not a library file"),
+    (["match", "--profile", "/dev/zero"], "/dev/zero is a character device, not a file of papers"),
+    (["load", "/dev/zero"], "/dev/zero is a character device, not a build folder"),
 ])
-def test_special_files_are_refused_at_once(tmp_path, args, said):
-    proc = cli(tmp_path / "lib.db", *args, timeout=120)  # a hang is a failure, not a wait
+def test_special_files_are_refused_at_once(tmp_path, first_list, args, said):
+    db = tmp_path / "lib.db"
+    if args[0] in ("import-library", "match"):  # they read a library that must exist
+        assert cli(db, "ingest", "--no-embed", first_list).returncode == 0
+    proc = cli(db, *args, timeout=120)  # a hang is a failure, not a wait
     if said is None:
         assert proc.returncode in (0, 1)
         return
     assert proc.returncode == 1 and said in proc.stderr, proc.stderr
+    assert args[0] != "load" or not db.exists()  # no library made for a folder that is none
+
+
+def test_a_pipe_or_a_folder_is_not_a_library_file(tmp_path, first_list):
+    db = tmp_path / "lib.db"
+    assert cli(db, "ingest", "--no-embed", first_list).returncode == 0
+    fifo = tmp_path / "refs.bib"
+    os.mkfifo(fifo)  # nobody writes to it: reading it would wait for ever
+    proc = cli(db, "import-library", fifo, timeout=120)
+    assert proc.returncode == 1 and f"{fifo} is a named pipe, not a library file" in proc.stderr, proc.stderr
+    proc = cli(db, "import-library", tmp_path)
+    assert proc.returncode == 1 and f"{tmp_path} is a folder, not a library file" in proc.stderr, proc.stderr
 
 
 def test_an_empty_output_path_is_a_usage_error(tmp_path):
@@ -65,6 +83,19 @@ def test_a_name_over_255_bytes_is_a_message(tmp_path, first_list, args):
     proc = cli(db, *args)
     assert proc.returncode == 1, proc.stderr
     assert "File name too long" in proc.stderr and proc.stderr.count("x" * 100) == 1, proc.stderr
+
+
+@pytest.mark.parametrize("name", ["x" * 245 + ".db", "x" * 252 + ".db", "é" * 130 + ".db", LONG + ".db"])
+def test_a_new_library_name_the_file_system_cannot_hold_is_a_message(tmp_path, first_list, name):
+    """248-255 bytes fit one file but not SQLite's "-journal" beside it: refused before any
+    folder or empty file is made, as a longer name is."""
+    db = tmp_path / "lib.db"
+    assert cli(db, "ingest", "--no-embed", first_list).returncode == 0
+    dest = tmp_path / "new" / name
+    for proc in (cli(db, "copy", db, dest), cli(dest, "ingest", "--no-embed", first_list)):
+        assert proc.returncode == 1, proc.stderr
+        assert "File name too long" in proc.stderr and "permission" not in proc.stderr, proc.stderr
+    assert not (tmp_path / "new").exists()
 
 
 def test_a_folder_nested_1100_deep_is_ingested(tmp_path, first_list):

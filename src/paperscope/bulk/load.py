@@ -9,12 +9,24 @@ from typing import Any, Callable
 
 from ..model import InputError
 from . import shards
+from ..sources.textio import shown_path, special_file
 from ..store.protocol import Store
+
+
+def check_build_folder(folder: Path) -> None:
+    """InputError naming `folder` when it is missing or not a folder (a file, a device)."""
+    if not folder.exists():
+        raise InputError(f"{shown_path(folder)}: no such folder")
+    if not folder.is_dir():
+        kind = special_file(folder) or "a file"
+        raise InputError(f"{shown_path(folder)} is {kind}, not a build folder "
+                         "(`paperscope build ... --out FOLDER` makes one)")
 
 
 def load_shards(store: Store, folder: str | Path, say: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Load every shard of `folder` not already loaded; returns counts."""
     folder = Path(folder)
+    check_build_folder(folder)
     manifest = shards.read_manifest(folder)
     if manifest is None:
         raise InputError(f"{folder}: no {shards.MANIFEST} (run `paperscope build ... --out {folder}` first)")

@@ -52,7 +52,10 @@ def load(
     as_json: bool = json_option(),
 ) -> None:
     """Bulk-load a build folder into the library (only what changed) and build the search indexes."""
+    from ..bulk.load import check_build_folder
+
     with user_errors():
+        check_build_folder(folder)  # before a library is created for it
         with open_library(create=True) as lib, progress_bar(not as_json) as progress:
             report = lib.load(folder, say=_say(not as_json), progress=progress)
     if as_json:

@@ -44,14 +44,15 @@ def match(
     if len(given) != 1:
         fail("give exactly one of: --profile FILE, --tag TAG, --ids ID...", code=2)
     from ..search.embedder import preload
+    from ..sources.textio import require_file
 
     preload()
     with user_errors():
         lib = open_library(readonly=True)
         try:
             source = str(profile) if profile else tag if tag else [i for part in ids for i in part.replace(",", " ").split()]
-            if profile and not profile.is_file():
-                raise ValueError(f"{profile}: no such file")
+            if profile:
+                require_file(profile, "file of papers")
             prof = lib.profile(Path(source) if profile else source)
             hits = lib.match(prof, venue=venue, year=year, limit=None if everything else limit,
                              aggregate=aggregate, recency=recency)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..model import InputError, latex_to_plain, match_key
+from ..sources.textio import require_file
 from .entry import identifiers
 from ..store.protocol import Store
 
@@ -163,8 +164,7 @@ def parse_entries(kind: str, text: str, where: str) -> list[Entry]:
 
 def read_entries(path: str | Path) -> list[Entry]:
     path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such file")
+    require_file(path, "library file")
     reader = READERS.get(path.suffix.lower())
     if reader is None:
         raise InputError(f"{path}: unknown library format; use one of {', '.join(sorted(READERS))}")
@@ -172,6 +172,8 @@ def read_entries(path: str | Path) -> list[Entry]:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise InputError(f"{path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
     return parse_entries(path.suffix.lower(), text, str(path))
 
 

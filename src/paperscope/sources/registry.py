@@ -20,7 +20,7 @@ from .json_records import read_json, read_jsonl
 from .paper_list import read_list
 from .pmlr import read_pmlr
 from .table import read_table, sniff_delimiter
-from .textio import TextSource, Unreadable, path_text, special_file
+from .textio import TextSource, Unreadable, path_text, shown_path, special_file
 
 Reader = Callable[[object, ReadContext], Iterator["Record | Problem"]]
 
@@ -234,12 +234,6 @@ def expand(paths: Iterable[str | os.PathLike]) -> list[Path]:
                 seen.add(key)
                 out.append(f)
     return out
-
-
-def shown_path(path: str | os.PathLike, keep: int = 160) -> str:
-    """A path for a message: printable, and its end only when it is very long."""
-    text = path_text(path)
-    return text if len(text) <= keep else f"...{text[-keep:]}"
 
 
 def virtual_devices() -> set[int]:

@@ -85,6 +85,12 @@ def path_text(path: str | os.PathLike) -> str:
         return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
+def shown_path(path: str | os.PathLike, keep: int = 160) -> str:
+    """A path for a message: printable, and its end only when it is very long."""
+    text = path_text(path)
+    return text if len(text) <= keep else f"...{text[-keep:]}"
+
+
 def special_file(path: str | os.PathLike) -> str | None:
     """What `path` is when it is a device or a socket (reading one never ends or blocks on
     a terminal); None for files, folders, pipes and paths that do not exist."""
@@ -97,6 +103,22 @@ def special_file(path: str | os.PathLike) -> str | None:
         if test(mode):
             return kind
     return None
+
+
+def require_file(path: str | os.PathLike, what: str = "file") -> None:
+    """InputError naming `path` unless it is a regular file (or a link to one): what is there
+    instead (nothing, a folder, a device, a socket, a named pipe), or why it cannot be looked at."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise InputError(f"{shown_path(path)}: no such file") from None
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{shown_path(path)}: {getattr(exc, 'strerror', None) or exc}") from None
+    if stat.S_ISREG(mode):
+        return
+    kind = special_file(path) or ("a folder" if stat.S_ISDIR(mode) else
+                                  "a named pipe" if stat.S_ISFIFO(mode) else "not a regular file")
+    raise InputError(f"{shown_path(path)} is {kind}, not a {what}")
 
 
 def read_text_file(path: str | os.PathLike, limit: int) -> str:

@@ -13,6 +13,7 @@ from ..model import InputError
 
 HEADER = b"SQLite format 3\x00"
 BUSY_SECONDS = 30  # how long a write waits for another writer before giving up
+SIDE_SUFFIX = "-journal"  # the longest name SQLite adds to the library's for a file beside it
 
 
 class LibraryBusy(InputError):
@@ -33,6 +34,7 @@ def check_location(path: Path, *, readonly: bool, create: bool) -> None:
     if not path.exists():
         if readonly or not create:
             raise no_library(path)
+        check_name_lengths(path)
         return
     if not path.is_file():
         raise InputError(f"{path} is not a regular file, so it cannot be a library")
@@ -48,6 +50,33 @@ def check_location(path: Path, *, readonly: bool, create: bool) -> None:
     if not head.startswith(HEADER):
         raise InputError(f"{path} is not a paperscope library (not a SQLite file)")
     _check_size(path, head)
+
+
+def check_name_lengths(path: Path) -> None:
+    """Refuse, before anything is created for it, a new library path the file system cannot
+    hold: a folder name over its limit (255 bytes on most), or a file name without room for
+    the "-journal" SQLite writes beside it (SQLite would then say only "unable to open", after
+    the folders and an empty file were made)."""
+    from ..sources.textio import shown_path
+
+    limit = _name_max(path)
+    for part in path.parts:
+        size = len(os.fsencode(part))
+        room = limit - len(SIDE_SUFFIX) if part == path.name else limit
+        if size > room:
+            what = "library file name" if part == path.name else "folder name"
+            beside = f", as SQLite keeps a file named it + {SIDE_SUFFIX!r} beside it" if part == path.name else ""
+            raise InputError(f"{shown_path(path)}: File name too long (a {what} of {size} bytes; "
+                             f"at most {room} here{beside}): name a shorter one")
+
+
+def _name_max(path: Path) -> int:
+    """The longest file name (in bytes) the file system holding `path` takes."""
+    folder = next((p for p in path.absolute().parents if p.is_dir()), Path("/"))
+    try:
+        return os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return 255
 
 
 def _check_size(path: Path, head: bytes) -> None:
