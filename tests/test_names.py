@@ -134,3 +134,66 @@ def test_every_mcp_tool_is_a_row_of_the_table_with_the_library_name(mcp_tools):
         params = set(tool.inputSchema.get("properties", {})) if hasattr(tool, "inputSchema") else \
             set(tool.input_schema.get("properties", {}))
         assert not params & set(names.RETIRED_PARAMS), (name, params)
+
+
+# API query parameters that differ from their Library parameter on purpose: Python keeps
+# builtins free (`?type=` is `paper_type`, `?format=` is `fmt`), `sort` orders a page only.
+API_SPELLING = {"type": "paper_type", "format": "fmt", "sort": None}
+
+
+def test_api_parameters_are_named_as_their_library_method_takes_them(tmp_path):
+    """A route's query parameter is the same thing by the same name in its `Library` method
+    (or one of `filter()`'s), so a script moving from HTTP to Python keeps its words."""
+    app = _app(tmp_path)
+    spec = app.openapi()
+    app.state.pool.close()
+    filters = set(inspect.signature(Library.filter).parameters)
+    checked, differ = 0, []
+    for concept in names.CONCEPTS:
+        if not (concept.library and concept.api):
+            continue
+        takes = set(inspect.signature(getattr(Library, concept.name)).parameters) | filters
+        for route in concept.api:
+            method, path = route.split(" ", 1)
+            for p in spec["paths"][path][method.lower()].get("parameters", []):
+                if p["in"] != "query" or p["name"] in API_SPELLING:
+                    continue
+                checked += 1
+                if p["name"] not in takes:
+                    differ.append((route, p["name"]))
+    assert checked > 40 and differ == []
+
+
+def test_experts_takes_its_query_by_one_name_on_every_face(tmp_path):
+    """`Library.experts(query=...)`, `GET /api/experts?query=` (and the old `?q=`, hidden) and
+    the command's QUERY argument: one name for the words, one answer."""
+    import json
+
+    from fastapi.testclient import TestClient
+    from typer.main import get_command
+
+    from paperscope.web.app import create_app
+
+    topic = "conformal prediction coverage"
+    abstracts = ["Conformal prediction gives sets with guaranteed coverage; we adapt it to covariate shift "
+                 "by reweighting the calibration scores.",
+                 "We study the coverage of split conformal prediction when labels are noisy and show how "
+                 "to correct the quantile.",
+                 "Graph neural networks predict molecular properties from atoms and bonds with message passing."]
+    papers = [{"title": f"Study {i}", "venue": "ICML", "year": 2024, "authors": ["Rita Cover" if i < 2 else "Gus Graph"],
+               "abstract": text} for i, text in enumerate(abstracts)]
+    (tmp_path / "papers.jsonl").write_text("".join(json.dumps(p) + "\n" for p in papers), encoding="utf-8")
+    db = tmp_path / "experts.db"
+    with Library.open(db) as lib:
+        lib.ingest([tmp_path / "papers.jsonl"], embed=False)
+        found = [a.name for a in lib.experts(query=topic, limit=5)]
+    assert found == ["Rita Cover"]
+    app = create_app(db, cache=False)
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+        new = client.get("/api/experts", params={"query": topic, "limit": 5})
+        old = client.get("/api/experts", params={"q": topic, "limit": 5})
+    assert new.status_code == 200 and [a["name"] for a in new.json()] == found
+    assert old.json() == new.json()
+    assert "q" not in {p["name"] for p in app.openapi()["paths"]["/api/experts"]["get"]["parameters"]}
+    arguments = [p.name for p in get_command(cli_app).commands["experts"].params if p.param_type_name == "argument"]
+    assert arguments == ["query"]

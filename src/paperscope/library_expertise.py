@@ -48,7 +48,8 @@ class ExpertiseMethods:
                                         min_papers=min_papers, scope=self.filter(**filters),
                                         aggregate=aggregate, recency=recency)
 
-    def experts(self, text: str, *, limit: int = 10, min_papers: int = 2,
+    def experts(self, query: str, *, limit: int = 10, min_papers: int = 2,
                 **filters: Any) -> list["AuthorSuggestion"]:
-        """Who here works on a topic: authors ranked by fit to some words, with evidence."""
-        return self.expertise.experts(text, limit=limit, min_papers=min_papers, scope=self.filter(**filters))
+        """Who here works on a topic: authors ranked by fit to some words (`query`, as the API
+        and the command call it), with evidence."""
+        return self.expertise.experts(query, limit=limit, min_papers=min_papers, scope=self.filter(**filters))

@@ -129,7 +129,7 @@ def reviewers(
 
 @app.command()
 def experts(
-    words: List[str] = typer.Argument(..., help="Topic words or a short description."),
+    query: List[str] = typer.Argument(..., help="Topic words or a short description."),
     min_papers: int = typer.Option(2, "--min-papers", min=1, help="Only authors with at least this many papers here."),
     venue: Optional[str] = venue_option(),
     year: Optional[str] = year_option(),
@@ -143,7 +143,7 @@ def experts(
     with user_errors():
         lib = open_library(readonly=True)
         try:
-            found = lib.experts(" ".join(words), limit=limit, min_papers=min_papers, venue=venue, year=year)
+            found = lib.experts(" ".join(query), limit=limit, min_papers=min_papers, venue=venue, year=year)
         finally:
             lib.close()
     if as_json:
