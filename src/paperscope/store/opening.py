@@ -29,9 +29,15 @@ def check_location(path: Path, *, readonly: bool, create: bool) -> None:
     create an empty file at a missing path, and reads a foreign file only at the first query)."""
     if not str(path).strip():
         raise InputError("the library location is empty: name a SQLite file or a postgresql:// URL")
-    if path.is_dir():
+    try:
+        is_dir, exists = path.is_dir(), path.exists()
+    except OSError as exc:  # a name too long, a folder on the way that cannot be searched
+        from ..sources.textio import shown_path
+
+        raise InputError(f"{shown_path(path)}: {exc.strerror or exc}") from None
+    if is_dir:
         raise InputError(f"{path} is a folder, not a library file: name a file in it, e.g. {path / 'library.db'}")
-    if not path.exists():
+    if not exists:
         if readonly or not create:
             raise no_library(path)
         check_name_lengths(path)
@@ -60,20 +66,22 @@ def check_name_lengths(path: Path) -> None:
     from ..sources.textio import shown_path
 
     limit = _name_max(path)
-    for part in path.parts:
-        size = len(os.fsencode(part))
-        room = limit - len(SIDE_SUFFIX) if part == path.name else limit
-        if size > room:
-            what = "library file name" if part == path.name else "folder name"
-            beside = f", as SQLite keeps a file named it + {SIDE_SUFFIX!r} beside it" if part == path.name else ""
-            raise InputError(f"{shown_path(path)}: File name too long (a {what} of {size} bytes; "
-                             f"at most {room} here{beside}): name a shorter one")
+    room = limit - len(SIDE_SUFFIX)
+    for part in path.parts[:-1]:
+        if len(os.fsencode(part)) > limit:
+            raise InputError(f"{shown_path(path)}: File name too long (a folder name of "
+                             f"{len(os.fsencode(part))} bytes; at most {limit} here): name a shorter one")
+    size = len(os.fsencode(path.name))
+    if size > room:
+        raise InputError(f"{shown_path(path)}: File name too long (a library file name of {size} bytes; "
+                         f"at most {room} here, as SQLite keeps a file named it + {SIDE_SUFFIX!r} "
+                         "beside it): name a shorter one")
 
 
 def _name_max(path: Path) -> int:
     """The longest file name (in bytes) the file system holding `path` takes."""
-    folder = next((p for p in path.absolute().parents if p.is_dir()), Path("/"))
     try:
+        folder = next((p for p in path.absolute().parents if p.is_dir()), Path("/"))
         return os.pathconf(folder, "PC_NAME_MAX")
     except (OSError, ValueError):
         return 255
