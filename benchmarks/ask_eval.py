@@ -4,7 +4,8 @@ Library: ICML 2024's tuning half (posters with sha1(virtualsite_url) even, as la
 splits it) + ICLR 2024's accepted papers, ~3,560 papers ingested WITHOUT titles (abstracts
 only, like a title-less list), through the real `Library.ingest`.
 Questions: benchmarks/data/ask_questions.json, written from the abstracts in a researcher's
-words (English and Chinese), each about one known paper.
+words (English and Chinese), each about one known paper: a first set (105) and a second (30,
+about other papers, paraphrased further from the abstracts' words), reported apart too.
 
 For each question: `lib.ask(question, limit=5)` (is the target among the cited papers? at
 which citation? was the answer weak?) and `lib.search(question, limit=5)` with the question as
@@ -72,7 +73,7 @@ def ask_one(lib, q: dict, target: str, limit: int) -> dict:
     t_search = time.perf_counter()
     found = [h.id for h in lib.search(q["question"], limit=limit)]
     t_search = time.perf_counter() - t_search
-    return {"question": q["question"], "lang": q["lang"], "target": target,
+    return {"question": q["question"], "lang": q["lang"], "set": q["set"], "target": target,
             "ask_cited_at": cited.index(target) + 1 if target in cited else None,
             "ask_top": target in cited, "ask_top_not_weak": target in cited and not answer.weak,
             "weak": answer.weak, "citations": len(cited),
@@ -112,7 +113,9 @@ def main() -> None:
     load_after = load()
     walls = [r["ask_ms"] for r in rows]
     out = {"library_papers": papers, "questions": len(rows), "limit": args.limit,
-           "all": summary(rows), "en": summary([r for r in rows if r["lang"] == "en"]),
+           "all": summary(rows), "first": summary([r for r in rows if r["set"] == "first"]),
+           "second": summary([r for r in rows if r["set"] == "second"]),
+           "en": summary([r for r in rows if r["lang"] == "en"]),
            "zh": summary([r for r in rows if r["lang"] == "zh"]),
            "latency_warm": {"ask_ms_median": round(statistics.median(walls), 1),
                             "ask_ms_p95": round(percentile(walls, 0.95), 1),
@@ -124,9 +127,9 @@ def main() -> None:
                           "questions": "benchmarks/data/ask_questions.json", "titles": "hidden from the library"},
                          "onnxruntime", "numpy"), **out}
     path = data.write_result("ask_eval", result)
-    for name in ("all", "en", "zh"):
+    for name in ("all", "first", "second", "en", "zh"):
         s = out[name]
-        print(f"{name:>3}: ask top-{args.limit} {s['ask_top5']['share']:.3f} {s['ask_top5']['ci95']}  "
+        print(f"{name:>6}: ask top-{args.limit} {s['ask_top5']['share']:.3f} {s['ask_top5']['ci95']}  "
               f"(not weak {s['ask_top5_not_weak']['share']:.3f})  search top-{args.limit} "
               f"{s['search_top5']['share']:.3f} {s['search_top5']['ci95']}  n={s['ask_top5']['n']}  paired {s['paired']}")
     lat = out["latency_warm"]
