@@ -197,7 +197,7 @@ def _status_error(endpoint: Endpoint, response: httpx.Response) -> LLMError:
         return LLMError(f"the language model at {where} refused the request ({status}{detail}): "
                         "set $PAPERSCOPE_LLM_KEY to the API key it expects", status=status)
     if status == 404:
-        return LLMError(f"the language model at {where} answered 404{detail}: check the URL (the "
+        return LLMError(f"the language model at {where} answered 404{detail}; check the URL (the "
                         f"part before /chat/completions, often ending in /v1) and that it serves "
                         f"the model {endpoint.model!r}", status=404)
     if status == 429:
@@ -222,7 +222,7 @@ def _error_detail(response: httpx.Response) -> str:
         message = data["error"]["message"] if isinstance(data.get("error"), dict) else data.get("error")
     except (ValueError, TypeError, KeyError, AttributeError):
         message = raw.decode("utf-8", errors="replace")
-    text = " ".join(str(message or "").split())[:200]
+    text = " ".join(str(message or "").split())[:200].rstrip(" .")
     return f": {text}" if text else ""
 
 
