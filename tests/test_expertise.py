@@ -131,8 +131,9 @@ def test_reviewers_every_aggregate_and_never_the_paper_itself(small):
                                                   keep_coauthors=True, aggregate="centroid")["reviewers"]}
     assert 0.3 < cen["Jane Roe"] < 0.99  # her other paper alone (a cosine), not her copy of the query
     kw = dict(limit=6, min_papers=2, keep_authors=True, keep_coauthors=True)
-    two = [(a.name, a.score) for a in lib.reviewers(paper, **kw)["reviewers"]]
-    assert two and two == [(a.name, a.score) for a in lib.reviewers(paper, aggregate="centroid", **kw)["reviewers"]]
+    two = [(a.name, a.score) for a in lib.reviewers(paper, **kw)["reviewers"]]  # authors of 2+ papers: facets
+    assert two and two == [(a.name, a.score) for a in lib.reviewers(paper, aggregate="facets", **kw)["reviewers"]]
+    assert two != [(a.name, a.score) for a in lib.reviewers(paper, aggregate="centroid", **kw)["reviewers"]]
     assert two != [(a.name, a.score) for a in lib.reviewers(paper, aggregate="fused", **kw)["reviewers"]]
     with pytest.raises(InputError):
         lib.reviewers(paper, aggregate="median")

@@ -40,8 +40,8 @@ class ExpertiseMethods:
         """Authors of the library suggested for a paper (id or unique prefix) or a text, each
         with the papers that make them fit; the paper's authors, their co-authors and named
         `conflicts` are left out unless `keep_authors` / `keep_coauthors`. Returns {query,
-        own_authors, conflicts_excluded, reviewers: [AuthorSuggestion]}. `aggregate`: centroid |
-        facets | fused over each author's papers; `recency`: half-life in years for older papers."""
+        own_authors, conflicts_excluded, reviewers: [AuthorSuggestion]}. `aggregate`: facets |
+        centroid | fused over each author's papers; `recency`: half-life in years for older papers."""
         paper_id = self._one_of(paper_id, text)
         return self.expertise.reviewers(paper_id, text=text, limit=limit, exclude_authors=not keep_authors,
                                         exclude_coauthors=not keep_coauthors, conflicts=conflicts,

@@ -96,7 +96,7 @@ def reviewers(
     year: Optional[str] = year_option(),
     limit: int = limit_option(10, 500),
     as_json: bool = json_option(),
-    aggregate: Optional[str] = aggregate_option("centroid (fused with --min-papers 1)"),
+    aggregate: Optional[str] = aggregate_option("facets (fused with --min-papers 1)"),
     recency: Optional[float] = recency_option("the library's newest"),
 ) -> None:
     """Suggest reviewers for a paper or a draft: authors whose papers fit it, with evidence."""

@@ -7,10 +7,10 @@ its papers: the mean of the `k` best (max is k = 1, a centroid-like mean is k = 
 softmax-weighted mean ("facets": each candidate meets the profile papers closest to it), or the
 profile as one centroid (`centroid_scores`), or both rankings fused (`fuse`). `match` ranks
 papers for a profile by facets (with adjacent-term-pair cosines among the words:
-MATCH_RECIPE); `reviewers` ranks authors (each author's papers a profile) by
-their centroid (fused with facets when one-paper authors are candidates), chosen on the
-tuning corpora (service.AGGREGATES, service.author_aggregate); `experts` by facets over
-search scores.
+MATCH_RECIPE); `reviewers` ranks authors (each author's papers a profile) by facets too
+(fused with the centroid when one-paper authors are candidates), chosen on the tuning data of
+both development benchmarks, author leave-one-out and topical expertise (service.AGGREGATES,
+service.author_aggregate); `experts` by facets over search scores (topic.py).
 
 `RECIPE` was chosen on ICLR 2020 and ICML 2016 author leave-one-out (benchmarks/expertise_eval.py,
 `--grid`: 0.2 x centred cosine + 0.8 x term cosine, mean of the 3 best with padding, hubness 0.5
@@ -55,13 +55,17 @@ class Recipe:
 RECIPE = Recipe()
 # `match` (a person's profile against a venue's papers): the same, with a quarter of the words'
 # share from the cosine of adjacent term pairs ("graph neural", "policy gradient"; as in
-# `related`, idf over the scope). Chosen on the tuning corpora only (expertise_eval.py
-# --match-grid and --min-papers 2 --tuning-only): match MRR ICLR 2020 0.1071 -> 0.1115, ICML 2016
-# 0.1906 -> 0.1891 with 3-paper authors (pooled +0.003, CI [-0.003, +0.009]); with 2-paper
-# authors too (1,155 queries, one-paper profiles among them) 0.1378 -> 0.1431 and 0.2227 -> 0.2431,
-# pooled +0.009, CI [+0.004, +0.015]. A share of 0.5 was no better; the mean of the 5 best and
-# fusing with the centroid (the grid's nominal best with the pairs) added nothing.
-MATCH_RECIPE = RECIPE.but(pair_weight=0.25)
+# `related`, idf over the scope) and a light hubness discount (0.1). The pairs were chosen on
+# the authorship tuning corpora (expertise_eval.py --match-grid and --min-papers 2
+# --tuning-only: pooled MRR +0.009, CI [+0.004, +0.015] with 2-paper authors). The hubness was
+# 0.5 there (authorship MRR pooled over ICLR 2020 / ICML 2016: hub 0 0.107, 0.1 0.109, 0.25
+# 0.118, 0.5 0.129), but on topical expertise (expertise_topical.py, tuning half, the gold
+# standard's loss, lower is better) a hub of 0.5 put match behind the bare MiniLM top-3 cosine
+# (0.302 against 0.293, CI of the difference [+0.003, +0.015]) while 0.1 led it (0.275, CI
+# [-0.023, -0.014]; 0: 0.276, 0.25: 0.281): discounting papers close to everything finds a
+# person's own paper but not the papers they can judge. With 0.1 match stays ahead of the bare
+# cosine on authorship (pooled tuning MRR difference CI [0.000, +0.033]).
+MATCH_RECIPE = RECIPE.but(pair_weight=0.25, hub=0.1)
 
 
 def mix(semantic: np.ndarray, lexical: np.ndarray, weight: float) -> np.ndarray:

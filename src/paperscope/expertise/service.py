@@ -14,6 +14,7 @@ from ..search import semantic, tokens, vectors
 from . import authors as author_index
 from .profile import Profile, vectors_of
 from .results import AuthorSuggestion, MatchHit
+from .topic import EXPERTS_RECIPE, SHARPNESS, topic_weights
 from .scope import ScopePairs, aggregate_of, half_life, scope_hubness, term_matrix
 from .scoring import FIELD_WEIGHTS, MATCH_RECIPE, RECIPE, Recipe, centred_against, centred_unit, centroid_scores, fuse, \
     grouped_scores, mix, profile_scores, recency_weights, top_indices
@@ -21,21 +22,24 @@ from ..store.protocol import Store
 
 HUB_MAX = 20_000  # hubness and match's pair cosines are computed within a scope of at most this many papers
 EVIDENCE = 3
-SEARCH_POOL = 300  # experts: papers of the topic search that count
-SHARPNESS = 4  # experts: weight = (score / best score) ** 4, so only close matches carry an author
+EVIDENCE_MIN = 0.1  # experts: a paper below a tenth of the best paper's topic weight is no evidence
 # How a profile's papers are combined: "facets" = the mean of the k best pair similarities (each
 # candidate meets the profile papers closest to it, so a person with several topics is matched
 # on each), "centroid" = the profile as one (weighted) centroid in the pair-similarity space,
-# "fused" = both rankings fused (reciprocal rank). Defaults measured on the tuning corpora
-# (benchmarks/expertise_eval.py --grid, "aggregates"; ICLR 2020 / ICML 2016 MRR):
-#   reviewers  facets 0.167 / 0.269, centroid 0.173 / 0.294, fused 0.166 / 0.274
-#   match      facets 0.107 / 0.191, centroid 0.106 / 0.191, fused 0.111 / 0.191 (all within noise;
-#              measured before match had the pairs, scoring.MATCH_RECIPE)
-# so an author is one centroid (the size of a body of work neither helps nor hurts, unlike the
-# padded mean of the best 3), and a person's profile stays multi-facet.
+# "fused" = both rankings fused (reciprocal rank). Chosen on both development benchmarks'
+# tuning data: author leave-one-out (benchmarks/expertise_eval.py --grid, "aggregates"; ICLR
+# 2020 / ICML 2016 MRR) and topical expertise (benchmarks/expertise_topical.py, tuning half,
+# the gold standard's loss, lower is better):
+#   reviewers  facets 0.167 / 0.269, centroid 0.173 / 0.294, fused 0.166 / 0.274;
+#              topical loss facets 0.249, centroid 0.255 (facets - centroid [-0.007, -0.004])
+#   match      facets 0.107 / 0.191, centroid 0.106 / 0.191, fused 0.111 / 0.191 (all within
+#              noise); topical loss facets 0.277, mean (centroid) 0.284
+# Facets both ways: who can judge a paper is someone one of whose topics covers it, which the
+# topical benchmark measures; on authorship the centroid led reviewers by 0.01-0.03 MRR, and
+# facets stay far ahead of the bare embedding there (see scoring.MATCH_RECIPE).
 AGGREGATES = ("facets", "centroid", "fused")
 MATCH_AGGREGATE = "facets"
-AUTHOR_AGGREGATE = "centroid"
+AUTHOR_AGGREGATE = "facets"
 
 
 def author_aggregate(min_papers: int) -> str:
@@ -43,8 +47,7 @@ def author_aggregate(min_papers: int) -> str:
     papers are candidates: with one-paper authors among them (min_papers 1) the fused ranking,
     which led on both tuning corpora there (expertise_eval.py --min-papers 2 --tuning-only,
     reviewers MRR ICLR 2020 / ICML 2016: fused 0.095 / 0.142, facets 0.094 / 0.140, centroid
-    0.089 / 0.140; pooled fused minus centroid +0.005, CI [-0.005, +0.016]: within noise, but
-    the centroid was chosen for a population without one-paper authors); otherwise
+    0.089 / 0.140; pooled fused minus centroid +0.005, CI [-0.005, +0.016]); otherwise
     AUTHOR_AGGREGATE."""
     return "fused" if min_papers <= 1 else AUTHOR_AGGREGATE
 
@@ -229,7 +232,7 @@ class Expertise:
         """Authors ranked by fit to a paper of the library or a text. Conflicts of interest:
         the paper's own authors, everyone who wrote a paper of the library with them, and any
         named `conflicts` (with their co-authors) are left out unless told otherwise.
-        `aggregate`: centroid (default) | facets | fused over each author's papers (see
+        `aggregate`: facets (default) | centroid | fused over each author's papers (see
         AGGREGATES); `recency`: a half-life in years, papers older than the library's newest
         year count less. With "fused" the score is the reciprocal-rank fusion value."""
         aggregate, recency = aggregate_of(aggregate, author_aggregate(min_papers), AGGREGATES), half_life(recency)
@@ -259,32 +262,32 @@ class Expertise:
                 scope: Filter = Filter()) -> list[AuthorSuggestion]:
         """Who here works on a topic: authors ranked by how their papers rank in a search for
         the words (the search engine is tuned for short queries; a pair similarity made for two
-        abstracts is not: "conformal" would meet "conformation"). A paper's weight is its
-        search score over the best one, to the power SHARPNESS (0 outside the first SEARCH_POOL
-        results); not measured against labelled experts (no such data here)."""
+        abstracts is not). A paper's weight is its search score over the best one, to the power
+        SHARPNESS (0 outside the first topic.SEARCH_POOL results), discounted when it holds a
+        topic word only as another word of the same stem (topic.py: "conformer" for
+        "conformal"); measured in benchmarks/expertise_topical.py."""
+        self.authors()
+        sims = self.topic_weights(text, scope)
+        found = self._rank_authors(text, None, set(), limit, min_papers, scope, sims=sims,
+                                   recipe=EXPERTS_RECIPE)
+        for a in found:  # papers far down (or outside) the topic's results are no evidence
+            a.evidence = [e for e in a.evidence if e["similarity"] >= EVIDENCE_MIN] or a.evidence[:1]
+        return found
+
+    def topic_weights(self, text: str, scope: Filter = Filter(), sharpness: float | None = None,
+                      near_miss: bool = True) -> np.ndarray:
+        """Each paper's (lexical position's) weight for some topic words (topic.topic_weights)."""
         if not text or not text.strip():
             raise InputError("give some topic words")
-        from ..search.query import parse
-
-        self.authors()
-        ranked = self.engine.rank(parse(text), scope=scope, limit=SEARCH_POOL)
-        sims = np.zeros(self.engine.lexical().size, np.float32)
-        keep = ~ranked.weak if ranked.weak is not None else np.ones(len(ranked.positions), bool)
-        scores = np.asarray(ranked.scores, np.float64)[keep]
-        if len(scores):
-            top = scores.max()
-            weights = (np.clip(scores, 0, None) / top if top > 0
-                       else 1.0 - np.arange(len(scores)) / len(scores)) ** SHARPNESS
-            sims[np.asarray(ranked.positions)[keep]] = weights
-        found = self._rank_authors(text, None, set(), limit, min_papers, scope, sims=sims)
-        for a in found:  # papers outside the topic's results are no evidence
-            a.evidence = [e for e in a.evidence if e["similarity"] > 0.001] or a.evidence[:1]
-        return found
+        return topic_weights(self.engine, self.store, self.term_vectors(), text, scope,
+                             SHARPNESS if sharpness is None else sharpness, near_miss)
 
     def _rank_authors(self, text: str, rowid: int | None, excluded: set[int], limit: int,
                       min_papers: int, scope: Filter, sims: np.ndarray | None = None,
-                      aggregate: str = "facets", recency: float | None = None) -> list[AuthorSuggestion]:
+                      aggregate: str = "facets", recency: float | None = None,
+                      recipe: Recipe | None = None) -> list[AuthorSuggestion]:
         idx = self.authors()
+        recipe = recipe or self.recipe
         with semantic.single_threaded_blas():
             if sims is None:
                 vec = self.engine.vectors()
@@ -312,7 +315,7 @@ class Expertise:
                 out_of[list(excluded)] = True
             facets = centroid = None
             if aggregate != "centroid":
-                facets = grouped_scores(values, owner, idx.size, self.recipe)
+                facets = grouped_scores(values, owner, idx.size, recipe)
                 facets[out_of] = -np.inf
             if aggregate != "facets":
                 drop = None
@@ -323,7 +326,7 @@ class Expertise:
                 centroid = centroid_scores(values, owner, idx.size, self._author_gram(scope, recency), drop)
                 centroid[out_of] = -np.inf
             scores = (facets if centroid is None else centroid if facets is None
-                      else fuse(facets, centroid, k=self.recipe.fuse_k))
+                      else fuse(facets, centroid, k=recipe.fuse_k))
             limit = max(0, int(limit))
             out: list[AuthorSuggestion] = []
             seen: dict[tuple, AuthorSuggestion] = {}
