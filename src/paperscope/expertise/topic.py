@@ -16,6 +16,7 @@ import numpy as np
 
 from ..filters import Filter
 from ..search import tokens, vectors
+from ..store.protocol import Store
 from .scoring import RECIPE
 
 SEARCH_POOL = 300  # papers of the topic search that count
@@ -65,7 +66,7 @@ def near_miss_factor(query: dict[str, set[str]], paper_text: str, idf: dict[str,
     return float(max(0.0, 1.0 - missed / total) ** NEAR_MISS_POWER)
 
 
-def topic_weights(engine, store, tv: vectors.TermVectors, text: str, scope: Filter, sharpness: float,
+def topic_weights(engine, store: Store, tv: vectors.TermVectors, text: str, scope: Filter, sharpness: float,
                   near_miss: bool = True) -> np.ndarray:
     """Each lexical position's weight for topic words: its search score over the best one, to
     the power `sharpness`, within the first SEARCH_POOL results that are not weak matches (0
