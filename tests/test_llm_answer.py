@@ -87,6 +87,13 @@ def test_marker_forms(text, cited, removed):
     assert (got.cited, got.removed) == (cited, removed)
 
 
+def test_a_short_claim_citing_only_an_invented_source_is_marked():
+    got = check_citations("Flows help too [7]. EDM [9] works well. Latents help [2][8].", SOURCES)
+    assert got.removed == ["[7]", "[9]", "[8]"]
+    assert got.text == "Flows help too. [citation needed] EDM works well. [citation needed] Latents help [2]."
+    assert got.uncited == ["Flows help too.", "EDM works well."]
+
+
 def test_lead_ins_and_headings_are_not_claims():
     got = check_citations("## Answer\nThe sources say:\n- EDM denoises atom coordinates [1].", SOURCES)
     assert got.uncited == [] and got.text == "## Answer\nThe sources say:\n- EDM denoises atom coordinates [1]."

@@ -25,6 +25,7 @@ _HOLD = 40  # characters an unfinished marker may span before it is taken as pla
 _SENTENCE = re.compile(r"(?:[^.!?。！？\n]|[.!?](?!\s|$))+(?:[.!?]+(?=\s|$)|[。！？]+|$)"
                        r"(?:[ \t]*(?:\[\d+\])+)*")
 _CITED = re.compile(r"\[\d+\]")
+_DROPPED = "\x00"  # where a marker naming only unknown sources stood, while sentences are checked
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
@@ -50,9 +51,11 @@ def _numbers(body: str) -> list[int]:
     return found
 
 
-def clean_markers(text: str, known: set[int], cited: list[int], removed: list[str]) -> str:
-    """`text` with every marker rewritten to known numbers only (`[2][5]`), unknown ones dropped;
-    appends to `cited` (first use) and `removed` (the unknown numbers, as `[n]`)."""
+def clean_markers(text: str, known: set[int], cited: list[int], removed: list[str],
+                  dropped: str = "") -> str:
+    """`text` with every marker rewritten to known numbers only (`[2][5]`), unknown ones dropped
+    (replaced by `dropped` when no number of the marker was known); appends to `cited` (first
+    use) and `removed` (the unknown numbers, as `[n]`)."""
     def rewrite(m: re.Match) -> str:
         keep = []
         for n in _numbers(m.group(1)):
@@ -62,17 +65,23 @@ def clean_markers(text: str, known: set[int], cited: list[int], removed: list[st
                     cited.append(n)
             else:
                 removed.append(f"[{n}]")
-        return "".join(f"[{n}]" for n in dict.fromkeys(keep))
+        return "".join(f"[{n}]" for n in dict.fromkeys(keep)) or dropped
 
     out = _MARKER.sub(rewrite, text)
-    if not removed:
-        return out
-    out = re.sub(r"[ \t]+(?=[.,;:!?。，；：！？)]|$)", "", out, flags=re.MULTILINE)
-    return re.sub(r"(?<=\S)[ \t]{2,}(?=\S)", " ", out)
+    return _tidy(out) if removed and not dropped else out
+
+
+def _tidy(text: str) -> str:
+    """No space left before punctuation or doubled where a removed marker stood."""
+    text = re.sub(r"[ \t]+(?=[.,;:!?。，；：！？)]|$)", "", text, flags=re.MULTILINE)
+    return re.sub(r"(?<=\S)[ \t]{2,}(?=\S)", " ", text)
 
 
 def _is_claim(sentence: str) -> bool:
-    """A sentence that states something: not a heading, a lead-in ending in ':', or a fragment."""
+    """A sentence that states something: not a heading, a lead-in ending in ':', or a fragment;
+    one the model cited (with a source it was not given) always is."""
+    if _DROPPED in sentence:
+        return True
     s = sentence.strip().lstrip("#>*-• \t").strip()
     if not s or s.endswith((":", "：")) or sentence.lstrip().startswith("#"):
         return False
@@ -102,8 +111,10 @@ def mark_uncited(text: str, uncited: list[str]) -> str:
 
 def check(text: str, known: set[int]) -> Checked:
     result = Checked(text)
-    cleaned = clean_markers(text, known, result.cited, result.removed)
-    result.text = mark_uncited(cleaned, result.uncited).strip()
+    cleaned = clean_markers(text, known, result.cited, result.removed, _DROPPED)
+    marked = mark_uncited(cleaned, result.uncited)
+    result.text = (_tidy(marked.replace(_DROPPED, "")) if result.removed else marked).strip()
+    result.uncited = [_tidy(u.replace(_DROPPED, "")) for u in result.uncited]
     return result
 
 
