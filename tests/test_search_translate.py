@@ -117,7 +117,8 @@ def test_glossary_file_is_well_formed_and_broad():
     assert len(english) >= 1000
     g = translate.glossary()
     for zh, en in [("扩散模型", "diffusion model"), ("图", "graph"), ("强化学习", "reinforcement learning"),
-                   ("元学习", "meta-learning"), ("小样本学习", "few-shot learning"), ("的", "")]:
+                   ("元学习", "meta-learning"), ("小样本学习", "few-shot learning"), ("的", ""),
+                   ("调用", "call"), ("恢复", "recover"), ("图像恢复", "image restoration")]:
         assert g[zh] == en
 
 
