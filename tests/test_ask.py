@@ -8,9 +8,11 @@ import json
 import os
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 
+from paperscope.answer.extract import RELATIVE_FLOOR, chosen_hits
 from paperscope.model import NotFound
 
 LORA_EN = "How can one recover the original weights of a model from several LoRA fine-tunes of it?"
@@ -51,6 +53,21 @@ def test_the_paper_a_question_is_about_is_cited_first_with_its_own_sentences(sam
     for c in out["citations"]:  # every cited sentence is its own paper's
         text = _folded(samples_lib.show(c["id"])["abstract"])
         assert all(s in text for s in c["sentences"])
+
+
+def test_papers_that_only_share_a_word_with_the_question_are_not_cited(samples_lib):
+    """Among the examples one paper answers the interpolation question; the others the search
+    returns score far below it and are not offered as answers."""
+    question = "Which papers interpolate natural images with diffusion models?"
+    target = paper_with(samples_lib, "Image interpolation based on diffusion models")
+    hits = samples_lib.search(question, limit=5)
+    assert hits[0].id == target["id"] and len(hits) == 5
+    out = samples_lib.ask(question, limit=5)
+    assert out.citations[0].paper["id"] == target["id"] and not out.weak
+    assert 1 <= len(out.citations) < 5 and out.summary.startswith(f"Found {len(out.citations)} paper")
+    # the rule itself: a strong hit under the floor's share of the first one's score is left out
+    strong = [SimpleNamespace(score=s, weak=False) for s in (2.0, 1.0, 0.81, 0.79)]
+    assert chosen_hits(strong, 5) == (strong[:3], False) and RELATIVE_FLOOR == 0.4
 
 
 def test_a_chinese_question_is_answered_as_its_english(samples_lib):

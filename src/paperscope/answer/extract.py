@@ -18,10 +18,20 @@ from .compose import Answer, Citation, summary
 Nearest = Callable[[list[list[str]], str], list[int]]
 
 
+# a strong hit scoring under this share of the first hit's score is not cited: when one paper
+# answers the question and the rest only share a word, the answer names that one, not `limit`.
+# On the development questions (benchmarks/ask_eval.py) the paper asked about, when it is not
+# first, scores at least 0.57 of the first.
+RELATIVE_FLOOR = 0.4
+
+
 def chosen_hits(hits: Sequence[Any], limit: int) -> tuple[list[Any], bool]:
     """The hits to cite and whether the evidence is weak (no strong hit at all, or no hit)."""
     strong = [h for h in hits if not getattr(h, "weak", False)]
     if strong:
+        top = float(getattr(strong[0], "score", 0.0) or 0.0)
+        if top > 0:
+            strong = [strong[0]] + [h for h in strong[1:] if float(h.score) >= RELATIVE_FLOOR * top]
         return strong[:limit], False
     return list(hits[:limit]), True
 
