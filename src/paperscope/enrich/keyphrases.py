@@ -6,6 +6,12 @@ weighs more when it recurs, spreads over several sentences, appears early, is wr
 name, and is not academic filler ("method", "results", "propose"). A phrase scores the sum of
 its words' weights, damped by length, times how often the phrase itself recurs. The top
 phrases are kept unless they mostly repeat a better one.
+
+Keyphrases are topics, never filler: evaluative words ("remarkable", "popular", "vast") and
+narrating or reporting verbs ("showcases", "mastering", "derive") cut the runs of content
+words, and a phrase is dropped when it ends on a background noun ("empirical success",
+"recent years", "classification performance") or holds an -ing word naming an action
+("deriving efficient solvers"). benchmarks/keyphrase_filler.py measures what remains.
 """
 from __future__ import annotations
 
@@ -33,7 +39,8 @@ def _chunks(sentence: str) -> list[list[str]]:
     for tok in prose_tokens(_URL.sub(" , ", sentence)):
         low = tok.lower()
         if not tok[0].isalpha() or low in STOP_WORDS or low in VERBS or len(tok) == 1 or \
-                (low.endswith("ly") and len(low) > 4 and not tok[0].isupper()):
+                (low.endswith("ly") and len(low) > 4 and not tok[0].isupper()) or \
+                low in _EVALUATIVE or low in _LINKERS or _is_verb(low):
             if cur:
                 out.append(cur)
             cur = []
@@ -89,21 +96,152 @@ unclear
 """.split())
 
 
-# praise and hype that name no topic: "gained considerable popularity", "invaluable tool"
-_PRAISE = frozenset("""
-considerable popularity invaluable tremendous remarkable unprecedented significant promising
-impressive great huge immense widespread increasing growing crucial vital essential pivotal
-paramount powerful excellent superior outstanding notable substantial enormous prominent
-popularity gained gaining garnered attracted
+# Filler: what grades a paper or tells its field's story instead of naming a topic ("gained
+# considerable popularity", "invaluable tool", "remarkable success", "showcases rapid progress").
+# Evaluative adjectives (praise, size of an effect, novelty, fashion) break a run of content
+# words like a stopword: "remarkable generalization" leaves "generalization" to stand alone.
+# Words with topical compounds stay out: "critical points", "strong convexity", "wide networks",
+# "complex networks", "lower bounds", "key-value".
+_EVALUATIVE = frozenset("""
+remarkable impressive promising considerable tremendous unprecedented invaluable excellent
+outstanding exceptional notable noteworthy striking compelling powerful huge vast immense
+enormous widespread popular prominent prevalent ubiquitous vital essential pivotal paramount
+crucial important significant substantial extensive comprehensive great superior fundamental
+major growing increasing ever-increasing ever-growing rapid emerging cutting-edge successful
+surprising interesting intriguing inherent intricate elegant unique innovative sophisticated
+seminal dramatic profound appealing attractive desirable favorable favourable tantalizing
+overwhelming little sudden daunting formidable unparalleled astonishing amazing exciting superb
+numerous countless myriad abundant poor good nice satisfactory unsatisfactory high-quality
+broad booming flourishing thriving burgeoning renewed tighter extraordinary intense
+proficient well-known foundational greater non-trivial long-lasting broader reasonable
+""".split())
+# Background nouns: a phrase ending on one (or one alone) tells how a field fares, not what a
+# paper is about: "empirical success", "recent years", "classification performance". Heads
+# with topical compounds stay out: "information gain", "feature importance", "policy
+# improvement", "quantum advantage", "partial observations".
+_BACKGROUND = frozenset("""
+popularity success successes interest progress advance advances advancement advancements
+breakthrough breakthroughs surge year years decade decades era tool tools toolbox endeavor
+endeavour endeavors findings benefit benefits gains advantages merit merits drawback drawbacks
+shortcoming shortcomings community researchers practitioners literature plethora adoption
+prevalence emergence contribution contributions effort efforts attempt attempts concern
+concerns hope promise capability capabilities ability abilities performance performances
+results improvements insight insights perspective perspectives scenario scenarios interplay
+usefulness effectiveness efficacy superiority versatility applicability feasibility viability
+suitability impact impacts potential growth realm wave ground light consequences
+desiderata examination dilemma
+""".split())
+# Verbs of narration, evaluation and reporting: their bare, -s and -ing forms (and the -ed
+# forms listed below) break a run of content words ("virtual rodent facilitates", "SCO enjoying",
+# "mastering Atari games"). Lemmas whose -s form is a common plural noun are left out
+# ("estimates", "limits", "poses", "claims", "draws"; "making" is kept for "decision making").
+_VERB_LEMMAS = """
+showcase facilitate enjoy impede weaken hinder hamper garner attract prevail dominate
+revolutionize revolutionise necessitate entail underscore emphasize emphasise envision examine
+derive verify validate confirm utilize utilise employ harness overcome alleviate tackle devise
+conduct incorporate extend encode calculate generalize generalise converge depend consist occur
+happen tend refer contribute obstruct undermine degrade relate correspond extrapolate collect
+induce constrain adapt appear grow serve focus reflect master prove study explore investigate
+demonstrate achieve exhibit display deliver exceed surpass outperform struggle remain become
+emerge boost highlight reveal uncover indicate imply suggest ensure enable allow permit help
+yield obtain attain reach accomplish excel lack leverage exploit address resolve solve propose
+present introduce develop design construct establish analyze analyse assess evaluate compare
+quantify identify observe find show perform provide bring lead pave open motivate inspire spark
+fuel spur receive gain raise take keep hold see give create describe discover define discuss
+argue assume require involve offer handle maximize maximise minimize minimise optimize optimise
+approximate isolate impose govern mitigate unlock realize realise recognize recognise
+characterize characterise capture sacrifice neglect violate avoid exclude eliminate diagnose
+deploy implement automate unify refine accelerate seem restrict demand include apply acquire
+extract express prevent discern embrace prioritize prioritise specify contain encompass come
+shed break favor favour explain add
+""".split()
+# past forms that mostly narrate ("showcased rapid adaptation", "raised concerns"); past forms
+# that name kinds of things stay out: "constrained", "generalized", "integrated", "extended"
+_VERB_PAST = frozenset("""
+showcased garnered attracted gained received witnessed enjoyed sparked fueled fuelled spurred
+raised attained displayed facilitated hindered hampered necessitated emphasized emphasised
+highlighted underscored envisioned examined validated confirmed utilized utilised employed
+harnessed tackled devised conducted exploited calculated uncovered delivered exceeded surpassed
+struggled excelled paved motivated revolutionized revolutionised dominated prevailed proved
+proven discovered discussed argued claimed mastered drawn
 """.split())
 
 
+def _verb_forms(lemma: str) -> set[str]:
+    """The -s and -ing forms of a verb: "focus" -> focuses, focusing; "study" -> studies,
+    studying; "derive" -> derives, deriving; "see" -> sees, seeing."""
+    if lemma.endswith(("s", "sh", "ch", "x", "z")):
+        third = lemma + "es"
+    elif lemma.endswith("y") and lemma[-2] not in "aeiou":
+        third = lemma[:-1] + "ies"
+    else:
+        third = lemma + "s"
+    ing = lemma[:-1] + "ing" if lemma.endswith("e") and not lemma.endswith(("ee", "ye")) \
+        else lemma + "ing"
+    return {third, ing}
+
+
+# words that link clauses and are missing from the stopwords
+_LINKERS = frozenset("according regarding wherein hence amongst besides unlike alongside throughout "
+                     "still".split())
+_VERB_DOUBLED = frozenset("referring occurring spurring permitting excelling fuelling".split())
+# -ing words that name a thing, a process or a property rather than an action; any other -ing
+# word opening or inside a phrase makes it a verb phrase ("deriving efficient solvers",
+# "proving tight generalization", "bridges keeping flow")
+_ING_NOUNS = frozenset("""
+learning training pretraining finetuning sampling subsampling oversampling undersampling
+upsampling downsampling scaling clustering embedding matching pooling boosting bagging encoding
+decoding planning reasoning modeling modelling programming computing processing forecasting
+tracking mapping pruning ranking reranking labeling labelling hashing parsing tagging filtering
+smoothing coding tuning editing captioning inpainting outpainting denoising rendering masking
+routing scheduling gating padding testing engineering mining imaging sensing networking
+spanning streaming averaging mixing binding docking folding grasping teaching prompting shaping
+poisoning splitting stopping sketching thresholding bootstrapping bounding branching covering
+packing scattering switching backtracking weighting reweighting rounding coloring colouring
+annealing tempering indexing forgetting unlearning counting sorting scoring voting
+pricing bidding lensing signaling signalling clipping whitening caching probing watermarking
+jailbreaking steering merging coupling rewiring preconditioning conditioning reading writing
+driving walking trading logging meaning building underlying varying
+missing evolving floating running interacting alternating normalizing normalising spiking
+dueling duelling competing vanishing exploding rolling moving sliding overlapping decaying
+cascading conflicting generating governing damping recurring crowdsourcing string strings ring
+rings thing things spring offspring ceiling sibling siblings king wing wings passing inducing
+balancing gambling betting cutting traveling travelling partitioning queuing queueing forcing
+communicating interleaving benchmarking flooding seeding auditing stitching grokking solving
+hiring lending housing staking rising guessing
+""".split())
+# lemmas whose bare form is also a noun or an adjective ("an exhibit", "approximate inference")
+_NOUN_LEMMAS = frozenset("""
+exhibit struggle boost highlight permit yield reach leverage construct lead open fuel
+approximate capture study master handle focus help spark show demand gain
+""".split())
+_VERB_FORMS = (frozenset(f for v in _VERB_LEMMAS for f in _verb_forms(v)) | _VERB_PAST |
+               _VERB_DOUBLED | (frozenset(_VERB_LEMMAS) - _NOUN_LEMMAS)) - _ING_NOUNS
+# third persons that only verbs have: "generalizes", "simplifies", "analyzes", "optimises"
+_VERB_SUFFIX = re.compile(r"(?:[a-z]{3}(?:izes|yzes|ifies)|"
+                          r"[a-z]{2}(?:alises|imises|ilises|erises|ognises))$")
+
+
+def _is_verb(low: str) -> bool:
+    return low in _VERB_FORMS or (bool(_VERB_SUFFIX.search(low)) and low not in ("sizes", "prizes"))
+
+
+def _gerund(word: str) -> bool:
+    """An -ing word naming an action ("deriving", "mastering"), not a thing ("sampling")."""
+    low = word.lower()
+    return low.endswith("ing") and len(low) > 5 and "-" not in low and low not in _ING_NOUNS \
+        and word[1:].islower()
+
+
 def _bad_edge(words: tuple) -> bool:
-    """A candidate that is a verb fragment, praise, or ends on a modifier: "answering
-    questions", "graph conditioned", "thorough theoretical", "invaluable tool"."""
+    """A candidate that is a verb fragment, background, or ends on a modifier: "answering
+    questions", "graph conditioned", "thorough theoretical", "empirical success"."""
     first, last = words[0].lower(), words[-1].lower()
-    if first in _PRAISE or last in _PRAISE:
-        return True
+    head = next((w.lower() for w in reversed(words) if not _is_generic(w)), last)
+    if last in _BACKGROUND or head in _BACKGROUND:
+        return True  # "empirical success", "classification performance", "findings include"
+    if len(words) > 1 and any(_gerund(w) for w in words[:-1]):
+        return True  # "deriving efficient solvers", "bridges keeping flow"
     if last.endswith("ed") and len(last) > 4 or any(w.lower() in _VERB_WORDS for w in words):
         return True
     if len(words) == 1:
@@ -111,6 +249,8 @@ def _bad_edge(words: tuple) -> bool:
                     any(c.isupper() for c in words[0][1:]) or ADJ_SUFFIX.search(last))
     if last.endswith("ing") and words[-2].lower().endswith("s"):
         return True  # "decision-makers spanning"
+    if ADJ_SUFFIX.search(last):
+        return True  # "self-contained data-driven": a modifier without its noun
     if len(words) > 1 and _ADJ_END.search(last) and last not in _ADJ_NOUNS and \
             not any(c.isupper() for c in words[-1][1:]):
         return True
