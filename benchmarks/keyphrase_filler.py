@@ -22,7 +22,7 @@ Corpora (development only): the tuning half of ICML 2024 (label_eval.load_icml) 
 
 Before and after in one run: --before OLD/src computes the older tree in a subprocess.
 
-    .venv/bin/python benchmarks/keyphrase_filler.py --before OLD/src
+    .venv/bin/python benchmarks/keyphrase_filler.py --before OLD/src --before-commit abc1234
         -> benchmarks/results/keyphrase_filler.json
 """
 from __future__ import annotations
@@ -225,6 +225,7 @@ def hand_sample(got: dict[str, list[list[str]]], verdicts: dict[str, str], seed:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--before", help="source tree of the starting commit (OLD/src)")
+    ap.add_argument("--before-commit", help="which commit OLD/src holds, for the record")
     ap.add_argument("--dump", help=argparse.SUPPRESS)
     ap.add_argument("--here", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -268,6 +269,7 @@ def main() -> int:
                                        "sha1(virtualsite_url) even: the tuning half)",
                     "iclr2020": "iclr2020_miniconf/papers.csv (abstracts, titles, keywords)"},
                    "PyStemmer"),
+        "before_source": args.before_commit if args.before else None,
         "systems": systems,
         "judge": {"evaluative": len(JUDGE_EVALUATIVE), "background_heads": len(JUDGE_BACKGROUND),
                   "verb_lemmas": len(JUDGE_VERBS)},
