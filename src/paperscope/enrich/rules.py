@@ -5,12 +5,15 @@ uses them to reject candidates; benchmarks/label_eval.py and the tests count the
 Label rules: complete (no ellipsis), at most 90 characters, self-contained (no opening
 back-reference, pronoun or connective, no "this/these ..." anywhere), not circular ("X: method
 X"), not ending on a function word, not a benchmark claim ("attains 2.7% ..."), starting with a
-capital or a coined name, balanced brackets. TL;DR rules: one complete sentence that does not
-lean on text the reader cannot see and says more than "we propose a simple method" ("thin").
+capital or a coined name, balanced brackets. TL;DR rules: one or two complete sentences that do
+not lean on text the reader cannot see (a "this bound" whose bound the TL;DR itself names is fine;
+a "their" before anything it could point at is not) and say more than "we propose a simple
+method" ("thin").
 """
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..words import FILLER_WORDS, STOP_WORDS
 
@@ -143,11 +146,55 @@ _TLDR_OPENER = re.compile(
     r"end|do so|achieve this)|regarding|in response|in light of (?:this|these)|as such|"
     r"(?:this|these|those|such|it|its|they|their|them|thus|therefore|hence|however|moreover|"
     r"furthermore|additionally|consequently|instead|then|finally|also|specifically|accordingly|"
-    r"likewise|similarly|here|there|unlike|besides|nevertheless|nonetheless)\b)", re.I)
+    r"likewise|similarly|here|there|unlike|besides|nevertheless|nonetheless)\b)(?!\s+(?:paper|work|"
+    r"study|article|note|position paper|survey)\b)", re.I)
+# "their", "its" with nothing before it to point at: "We study their training dynamics."
+_EARLY_PRONOUN = re.compile(r"^(?:we|our \w+)\s+(?:(?!and\b|or\b|with\b|of\b)\w+\s+){0,2}?"
+                            r"(?:their|its|they|them)\b", re.I)
+
+
+def _stem(word: str) -> str:
+    return word.lower()[:5]
+
+
+# TL;DR only: "both problems", "the problems above" point back just as well
+_MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitations|tasks|"
+                        r"settings|gaps)\b|\bthe (?:problems?|issues?|challenges?|questions?|"
+                        r"limitations?|gaps?) (?:above|mentioned)\b|\b(?:described|mentioned|discussed|"
+                        r"listed|outlined|defined) (?:above|earlier|before)\b", re.I)
+
+
+_DEFINED_HERE = re.compile(r"[\w\s-]{0,40}?(?:,\s*)?(?:i\.e\.|namely\b|:(?!\s*we\b))")
+_REF_HINTS = ("this", "these", "those", "such", "above", "former", "latter", "said", "same",
+              "both", "earlier", "before")
+
+
+@lru_cache(maxsize=256)
+def unresolved_refs(text: str) -> tuple[re.Match, ...]:
+    """The back-references of `text` ("this problem", "such guarantees", "the above issue") whose
+    noun the text itself has not named before: "a lower bound ... attains this bound" refers
+    inside the text, "to address this challenge" to something the reader cannot see."""
+    low = text.lower()
+    if not any(h in low for h in _REF_HINTS):
+        return ()
+    masked = SELF_REF.sub(lambda m: "x" * len(m.group()), text)
+    out = []
+    for m in BACKREF.finditer(masked):
+        after = _words(masked[m.end():m.end() + 40])
+        before = {_stem(w) for w in _words(masked[:m.start()]) if len(w) > 2}
+        noun = [w for w in after[:2] if w.lower() not in STOP_WORDS]
+        if _DEFINED_HERE.match(masked, m.end()):  # "this question, i.e., how to ..."
+            continue
+        if m.group().lower().startswith("the "):  # "the same problem": its own last word
+            noun = [m.group().split()[-1]]
+        if not noun or not any(_stem(w) in before for w in noun[:1 if m.group().lower().startswith("the ") else 2]):
+            out.append(m)
+    out += list(_MORE_REFS.finditer(masked))
+    return tuple(sorted(out, key=lambda m: m.start()))
 
 
 def tldr_breaks(tldr: str) -> list[str]:
-    """Rules of a self-contained one-sentence TL;DR that `tldr` breaks."""
+    """Rules of a self-contained TL;DR (one or two sentences) that `tldr` breaks."""
     text = (tldr or "").strip()
     if len(_words(text)) < 4:
         return ["empty"]
@@ -156,7 +203,7 @@ def tldr_breaks(tldr: str) -> list[str]:
         out.append("cut")
     if _TLDR_OPENER.match(text):
         out.append("opener")
-    if BACKREF.search(SELF_REF.sub("", text)):
+    if unresolved_refs(text) or _EARLY_PRONOUN.match(text):
         out.append("back-reference")
     if text[:1].islower() and not _coined(_words(text)[0]):
         out.append("lower-case")

@@ -1,26 +1,41 @@
-"""Extractive TL;DR: the one sentence of the abstract that best states the contribution.
+"""Extractive TL;DR: the sentence of the abstract that best states the contribution, made to
+stand alone, and when it only names the method, joined with the next sentence that says what the
+method does (a TL;DR is one or two complete sentences).
 
 Each sentence is scored on cues a reader uses: the authors speaking ("we propose", "this
 paper introduces"), the paper's own method names, contribution words, and its place in the
-abstract; background ("Recently, ...", "However, existing ...") and housekeeping ("Code is
-available at ...") sentences are pushed down.
+abstract; background ("Recently, ...", "However, existing ..."), side remarks ("We also ...",
+"Specifically, ..."), experiments and housekeeping ("Code is available at ...") are pushed down.
+The few best sentences are then rewritten to stand alone and the one that reads best wins.
 """
 from __future__ import annotations
 
 import re
 
-from .rules import BACKREF, DANGLING, SELF_REF, tldr_breaks
+from ..words import STOP_WORDS
+from .rules import DANGLING, tldr_breaks, unresolved_refs
 from .text import Doc
 
-_CONTRIB = re.compile(
-    r"\b(?:we|this (?:paper|work|study)|our (?:paper|work))\b[^.;]{0,150}?\b(?:propose|introduce|"
-    r"present|develop|design|devise|build|construct|establish|create|release|formulate|"
-    r"put forward|offer)s?\b", re.I)
-_FINDING = re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+\s+)?(?:show|prove|demonstrate|find|"
-                      r"argue|establish|derive|study|investigate|analy[sz]e|explore|examine|"
-                      r"identify|characteri[sz]e|reveal|address|tackle)s?\b", re.I)
+# the authors speaking, the verb within a few words: "we then propose", "this paper presents"
+_WHO = r"\b(?:we|this (?:paper|work|study|article)|our (?:paper|work|study))(?:\s+(?!that\b|the\b|an?\b|our\b|its\b|their\b)[\w-]+){0,3}?\s+"
+_CONTRIB = re.compile(_WHO + r"(?:propose|introduce|present|develop|design|devise|build|construct|"
+                      r"create|release|formulate|put forward|offer|contribute)(?:s|d|ed)?\b|"
+                      r"\bour (?:main )?(?:contributions?|results?) (?:is|are)\b|"
+                      r"\bwe (?:improve|extend|enhance|advance|address|tackle|solve|overcome|"
+                      r"mitigate|close|bridge|fill|generali[sz]e|augment|strengthen|revisit|rethink)\w* "
+                      r"[^.;]{0,80}?\bby (?:introducing|proposing|developing|designing)\b", re.I)
+_AND_CONTRIB = re.compile(r"\b(?:and|then) (?:propose|introduce|present|develop|design)s?\b")
+_FINDING = re.compile(_WHO + r"(?:show|prove|demonstrate|find|argue|establish|derive|identify|"
+                      r"characteri[sz]e|reveal|provide|give|obtain|extend|generali[sz]e|apply|adapt|"
+                      r"improve|reformulate|cast|frame|recast|combine|leverage|use|employ|exploit|"
+                      r"initiate|settle|resolve|solve|unify|bridge|connect|relate|model|learn|train|"
+                      r"answer)(?:s|es|d|ed)?\b", re.I)
+# the authors naming their problem: less than a finding, more than background
+_PROBLEM = re.compile(_WHO + r"(?:study|studie|investigate|analy[sz]e|explore|examine|address|"
+                      r"tackle|consider|focus|aim)(?:s|es|d|ed)?\b", re.I)
 _OPENERS = re.compile(r"^(?:in this (?:paper|work)|here,? we|this (?:paper|work)|to (?:address|"
                       r"tackle|overcome|fill|bridge|solve|mitigate|this end)|we )", re.I)
+_PAPER = re.compile(r"^(?:in )?this (?:paper|work|study)\b|^here,? we\b", re.I)
 _NOVEL = re.compile(r"\b(?:novel|new|first|simple|principled|unified|general)\b", re.I)
 _BACKGROUND = re.compile(r"^(?:however|recently|although|while|despite|existing|current|"
                          r"traditional|conventional|previous|prior|many|most|despite)\b|"
@@ -29,34 +44,76 @@ _BACKGROUND = re.compile(r"^(?:however|recently|although|while|despite|existing|
                          r"unexplored|elusive)", re.I)
 _RESULTS = re.compile(r"\b(?:experiments?|empirical(?:ly)?|results?|evaluations?) "
                       r"(?:on|show|demonstrate|indicate|confirm|validate|verify|suggest)\w*\b|"
-                      r"^(?:extensive|empirical|experimental|finally|furthermore|moreover)\b", re.I)
+                      r"^(?:extensive|empirical|experimental|numerical|finally|furthermore|moreover|"
+                      r"the resulting|the proposed)\b|"
+                      r"^(?:we|our \w+) (?:\w+ )?(?:test|evaluate|validate|verify|benchmark|conduct|"
+                      r"perform|run|compare|experiment)\w*\b|\bwe (?:also )?(?:provide|give|present) "
+                      r"(?:an? )?(?:\w+ )?(?:analys[ie]s|experiments|evaluations?|comparisons?|ablations?)\b",
+                      re.I)
+# a side remark or a detail of the main contribution, not the contribution itself
+_SECONDARY = re.compile(r"(?:furthermore|moreover|additionally|in addition|further|besides|also|"
+                        r"finally|lastly|specifically|in particular|more specifically|concretely|"
+                        r"for (?:example|instance)|as a (?:consequence|result|by-?product|special "
+                        r"case)|subsequently|second(?:ly)?|third(?:ly)?)\b|\(?(?:\d|i+|[a-e])\)", re.I)
+_SECONDARY_IN = re.compile(r"\bwe (?:also|further|additionally|finally)\b|;\s*\(?(?:2|ii|b)\)", re.I)
 _HOUSEKEEPING = re.compile(r"https?:|www\.|\bcode (?:is|and|will be)\b|\bavailable (?:at|on)\b|"
                            r"\bgithub\b|\bopen-?source[sd]?\b", re.I)
-MAX_CHARS = 360
+# one sentence or two: longer than this, a sentence ends at a clause boundary
+MAX_CHARS = 400
+
+
+_HOUSEKEEPING_HINTS = ("http", "www.", "code", "available", "github", "source")
+
+
+def _housekeeping(s: str) -> bool:
+    low = s.lower()
+    return any(h in low for h in _HOUSEKEEPING_HINTS) and bool(_HOUSEKEEPING.search(s))
+
+
+def _contributes(s: str) -> bool:
+    if _CONTRIB.search(s):
+        return True
+    m = _AND_CONTRIB.search(s)  # "we provide a lower bound ... and propose an algorithm"
+    return bool(m) and bool(re.search(r"\bwe\b", s[:m.start()], re.I))
 
 
 def sentence_scores(doc: Doc, method_names: list[str]) -> list[float]:
+    return [f[0] for f in _features(doc, method_names)]
+
+
+def _features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool, bool]]:
+    """Per sentence: its score, and whether it is background, results or housekeeping."""
     n = len(doc.sentences)
-    scores = []
+    out = []
     names = [re.compile(r"(?<![\w-])" + re.escape(m) + r"(?![\w-])") for m in method_names[:3]]
     for i, s in enumerate(doc.sentences):
         words = len(s.split())
         score = 0.0
-        if _CONTRIB.search(s):
+        if _contributes(s):
             score += 3.0
+            if i <= doc.own_start:  # "We present X, ..." opening the authors' part
+                score += 0.8
         elif _FINDING.search(s):
-            score += 1.5
+            score += 1.8
+        elif _PROBLEM.search(s):
+            score += 1.0
+        else:
+            score -= 1.5  # no one says what the paper does
         if _OPENERS.search(s):
-            score += 0.8
+            score += 1.3 if _PAPER.search(s) else 0.8
         if any(rx.search(s) for rx in names):
             score += 1.5
         if _NOVEL.search(s):
             score += 0.4
-        if _BACKGROUND.search(s):
+        background, results, housekeeping = bool(_BACKGROUND.search(s)), bool(_RESULTS.search(s)), \
+            _housekeeping(s)
+        if background:
             score -= 1.5
-        if _RESULTS.search(s):
-            score -= 0.7
-        if _HOUSEKEEPING.search(s):
+        if results:
+            score -= 1.0
+        if _SECONDARY.match(s) or _SECONDARY_IN.search(s):
+            score -= 1.0
+        if housekeeping:
             score -= 4.0
         if i < doc.own_start:
             score -= 1.0
@@ -66,8 +123,8 @@ def sentence_scores(doc: Doc, method_names: list[str]) -> list[float]:
             score -= 1.5
         elif words > 70:
             score -= 1.0
-        scores.append(score)
-    return scores
+        out.append((score, background, results, housekeeping))
+    return out
 
 
 _CLAUSE_END = re.compile(r";\s|,\s(?:which|where|while|whereas|and|thereby|thus|allowing|"
@@ -76,76 +133,193 @@ _CLAUSE_END = re.compile(r";\s|,\s(?:which|where|while|whereas|and|thereby|thus|
 
 def shorten(sentence: str, limit: int = MAX_CHARS) -> str:
     """A long sentence ends at its last clause boundary within `limit`; only a sentence without
-    one is cut with an ellipsis."""
+    one is cut with an ellipsis (which the TL;DR rules reject, so another sentence is taken)."""
     if len(sentence) <= limit:
         return sentence
     ends = [m.start() for m in _CLAUSE_END.finditer(sentence[:limit])]
     ends = [e for e in ends if len(sentence[:e].split()) >= 8]
     if ends:
-        return sentence[:ends[-1]].rstrip(" ,;:") + "."
+        return sentence[:ends[-1]].rstrip(" ,;:.") + "."
     cut = sentence[:limit].rsplit(" ", 1)[0].rstrip(",;:")
     return cut + " …"
 
 
-# "To address these challenges, we propose X" -> "We propose X"
+# "To address these challenges, we propose X" -> "We propose X". An opening clause is only taken
+# off up to its comma; a connective word may stand without one ("Specifically we ...").
 _LEAD_CLAUSE = re.compile(
-    r"^(?:(?:to|in order to) [^,]{2,90}|towards? (?:this|that) end|in (?:response|light of|"
-    r"addition|particular|contrast|this (?:context|setting|regard))[^,]{0,80}|regarding [^,]{2,80}|"
-    r"(?:motivated|inspired|guided|driven) by [^,]{2,80}|(?:building|based) (?:on|upon) [^,]{2,80}|"
+    r"^(?:(?:(?:to|in order to) [^,]{2,120}|towards? (?:this|that) end|in (?:response|light of|"
+    r"contrast|this (?:context|setting|regard))[^,]{0,80}|regarding [^,]{2,80}|"
+    r"(?:motivated|inspired|guided|driven) by [^,]{2,160}|(?:building|based) (?:on|upon) [^,]{2,120}|"
     r"from (?:this|these|that) [^,]{1,60}|given (?:this|these|that) [^,]{1,60}|with (?:this|these) "
-    r"[^,]{1,60}|as (?:a result|such)|under (?:this|these) [^,]{1,60}|unlike [^,]{2,80}|"
-    r"going (?:further|beyond)|beyond (?:this|that)|"
-    r"however|moreover|furthermore|additionally|thus|therefore|hence|consequently|accordingly|"
-    r"instead|then|finally|specifically|concretely|notably|importantly|also|here|second(?:ly)?|"
-    r"third(?:ly)?|first(?:ly)?|next|lastly|overall|(?:\d|i+|[a-e])\)|\((?:\d|i+|[a-e])\))"
-    r"\s*,?\s*(?=\w)", re.I)
+    r"[^,]{1,60}|under (?:this|these)(?: [^,]{1,60})?|unlike [^,]{2,80}|(?:acknowledging|recogni[sz]ing|"
+    r"considering|noting) [^,]{2,160}|in support of [^,]{2,40}|[a-z]+ing (?:this|these|those|such|the "
+    r"above|the aforementioned)(?: (?!we\b)[\w-]+){1,3}|going (?:further|beyond)|beyond (?:this|that))\s*,|"
+    r"(?:however|moreover|furthermore|further|additionally|in addition|thus|therefore|hence|"
+    r"consequently|accordingly|instead|then|finally|(?:more )?specifically|concretely|notably|"
+    r"importantly|also|here|second(?:ly)?|third(?:ly)?|first(?:ly)?|next|lastly|overall|"
+    r"subsequently|in particular|as a result|as such|in this (?:paper|work|study)|"
+    r"(?:\d|i+|[a-e])\)|\((?:\d|i+|[a-e])\))(?=[\s,])\s*,?)\s*(?=\w)", re.I)
 _ADVERB = re.compile(r"^(we|this (?:paper|work)) (?:then|further|also|thus|therefore|hence|"
                      r"next|finally|additionally|instead|now) ", re.I)
-_BACKREF_CUT = re.compile(r",\s|\s(?:which|that|to|on|for|in|by|using|with|from|across|under|"
+_BACKREF_CUT = re.compile(r",\s|\s*(?:---|—)\s*|\s(?:which|that|to|on|for|in|by|using|with|from|across|under|"
                           r"and|where|while|via|through|of)\s")
-
-
 # a "that"-clause without its verb yet: "We demonstrate that a simple fusion" is no sentence
 _OPEN_CLAUSE = re.compile(r"\b(?:that|whether|how|why|what)\s+(?!.*\b(?:is|are|was|were|can|could|"
                           r"may|might|will|would|has|have|had|do|does|\w+ed|\w+[^s]s)\b)[^,;]*$", re.I)
 
 
+def _lead_off(sentence: str, keep_paper: bool = True) -> str:
+    s = re.sub(r"\s*\(\s*\)", "", sentence.strip())
+    for step in range(3):  # "In this paper, inspired by X, we propose ..."
+        t = _LEAD_CLAUSE.sub("", s, count=1)
+        if t == s:
+            if keep_paper and step == 1 and _IN_THIS.match(sentence):
+                s = re.sub(r"\s*\(\s*\)", "", sentence.strip())  # "In this paper, we ..." reads well
+            break
+        s = t
+    s = _ADVERB.sub(r"\1 ", s)
+    return s[:1].upper() + s[1:]
+
+
+_IN_THIS = re.compile(r"in this (?:paper|work|study)\s*,?\s*(?:we|this)\b", re.I)
+
+
 def self_contained(sentence: str) -> str:
     """Rewrite a sentence that leans on earlier text: drop an opening "To address these
-    challenges," or "However,", and end the sentence before a clause that refers back
-    ("... decoding to address this challenge")."""
-    s = _LEAD_CLAUSE.sub("", re.sub(r"\s*\(\s*\)", "", sentence.strip()), count=1)
-    s = _ADVERB.sub(r"\1 ", s)
-    s = s[:1].upper() + s[1:]
-    m = BACKREF.search(SELF_REF.sub(lambda x: "x" * len(x.group()), s))
-    if m:
+    challenges," or "However,", let "such conservation laws" be "conservation laws", and end the
+    sentence before a clause that refers back ("... decoding to address this challenge")."""
+    return _rewrite(sentence)[0]
+
+
+# "We address this issue by measuring X" -> "We measure X"
+_BY_DOING = re.compile(r"^(we|this (?:paper|work)) (?:\w+ )?(?:address|tackle|solve|overcome|mitigate|"
+                       r"alleviate|resolve|remedy|fill|bridge|handle|close)(?:es|s)? (?:this|these|"
+                       r"those|such|the above|the aforementioned|both)(?: [\w-]+){1,3}? by ([a-z]+)ing\b",
+                       re.I)
+# a stem that takes its "e" back: measur(e), combin(e), generat(e), introduc(e), us(e), solv(e)
+_E_STEM = re.compile(r"(?:^|[^aeiouy])[aeiouy][cgsz]$|(?:[^aeiouy]|qu)[aiu]r$|[^aeiouy](?:at|ut|od|id|ud|in|un)$|"
+                     r"(?:l|n)or$|(?:rc|nc|rg)$|[bpgkdtzf]l$|v$")
+
+
+def _verb(stem: str) -> str:
+    """The base form of an -ing verb's stem: measur -> measure, learn -> learn, runn -> run."""
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] in "bgmnprt":
+        return stem[:-1]
+    if _E_STEM.search(stem) and not stem.endswith("cus"):
+        return stem + "e"
+    return stem
+
+
+_AND_DO = re.compile(r"^(we) (?:\w+ )?(?:address|tackle|solve|overcome|mitigate|alleviate|resolve|"
+                     r"remedy|fill|bridge|handle|close)(?:es|s)? (?:this|these|those|such|the above|the "
+                     r"aforementioned|both)(?: [\w-]+){1,3}? and (?=\w)", re.I)
+
+
+def _by_doing(s: str) -> str:
+    s = _AND_DO.sub(r"\1 ", s, count=1)
+    m = _BY_DOING.match(s)
+    if not m:
+        return s
+    subject = m.group(1)
+    verb = _verb(m.group(2).lower())
+    if subject.lower() != "we":
+        verb += "es" if verb.endswith(("s", "sh", "ch", "x", "z")) else "s"
+    return f"{subject} {verb}{s[m.end():]}"
+
+
+def _rewrite(sentence: str) -> tuple[str, float]:
+    """`self_contained` and the share of the sentence's words it kept."""
+    s = _lead_off(sentence, keep_paper=False)
+    t = _by_doing(s)
+    s = t if t != s else _lead_off(sentence)
+    s = re.split(r"(?<=[.:])\s+[-–•*]\s+", s, maxsplit=1)[0]  # a list run into the sentence
+    s = re.sub(r"\bsuch (?!as\b|that\b)(?=[a-z])", "", s)  # "such limited flexibility"
+    total = max(len(s.split()), 1)
+    refs = unresolved_refs(s)
+    if refs:
+        m = refs[0]
         cuts = [c.start() for c in _BACKREF_CUT.finditer(s[:m.start()])]
         cuts = [c for c in cuts if len(s[:c].split()) >= 5 and
                 s[:c].rsplit(" ", 1)[-1].lower() not in DANGLING and not _OPEN_CLAUSE.search(s[:c])]
         if cuts:
-            s = s[:cuts[-1]].rstrip(" ,;:") + "."
-    return s
+            s = s[:cuts[-1]].rstrip(" ,;:.") + "."
+    return s, len(s.split()) / total
+
+
+_KINDS = (r"method|approach|framework|model|algorithm|technique|system|scheme|strategy|"
+          r"architecture|paradigm|procedure|pipeline|tool|toolkit|loss|network|solver|metric|"
+          r"benchmark|dataset|library|family|suite|variant|mechanism|module|objective")
+# what the authors propose, up to where the sentence goes on about it
+_OBJECT = re.compile(r"\b(?:propose|introduce|present|develop|design|devise|build|construct|"
+                     r"create|release|formulate|offer)(?:s|d|ed)?\s+(.*)$", re.I)
+
+
+def _names_only(text: str) -> bool:
+    """Does the sentence introduce something without saying what it is or does: "We propose
+    M2FedSA.", "We propose an Iterative Search Attribution (ISA) method."?"""
+    m = _OBJECT.search(text)
+    if not m:
+        return False
+    obj = re.sub(r"\([^()]*\)", " ", m.group(1)).rstrip(" .")
+    words = [w for w in re.findall(r"[\w'-]+", obj)]
+    if len(words) > 6 or re.search(r"\b(?:for|to|that|which|who|of|on|in|with|by|via|based|using|"
+                                   r"where|whose|as|from|through|over|into)\b", obj, re.I):
+        return False
+    content = [w for w in words if w.lower() not in STOP_WORDS and
+               not re.fullmatch(_KINDS + r"|novel|new|simple|effective|efficient|general|generic|"
+                                r"unified|principled|first|called|named|dubbed|termed",
+                                w.lower().rstrip("s") if w.lower().endswith("s") and w.lower()[:-1] in _KINDS else w.lower())]
+    return len(content) <= 4
+
+
+# a lone mathematical symbol the TL;DR would have to define
+_SYMBOL = re.compile(r"(?<=\s)[Α-Ωα-ω](?=[\s,.;:])")
+# a next sentence that says what the method just introduced is or does
+_ELABORATES = re.compile(r"^(?:our|the proposed|this|the resulting) (?:\w+ )?(?:method|approach|model|"
+                         r"framework|algorithm|system|technique|architecture|estimator|objective|"
+                         r"loss|procedure|scheme|agent|metric)\b", re.I)
+
+
+def _candidate(doc: Doc, i: int, feats: list) -> tuple[float, str]:
+    """The TL;DR sentence `i` makes, and how good it is."""
+    score = feats[i][0]
+    text, kept = _rewrite(doc.sentences[i])
+    text = shorten(text)
+    broken = tldr_breaks(text)
+    quality = score - 6.0 * len(broken) - 2.0 * (1.0 - kept)
+    thin = "thin" in broken or kept < 0.6 or (len(text) < 160 and _names_only(text))
+    nxt = doc.sentences[i + 1] if i + 1 < len(doc.sentences) else ""
+    if not thin and len(text) < 130 and _ELABORATES.match(nxt):  # "Our method, DARL, uses ..."
+        thin = True
+    if thin and not (set(broken) - {"thin"}) and "…" not in text and i + 1 < len(doc.sentences):
+        nxt = doc.sentences[i + 1]
+        if not any(feats[i + 1][1:]):
+            longer = f"{text} {_lead_off(nxt)}"
+            if len(longer) <= MAX_CHARS and not tldr_breaks(longer):
+                return score + 0.5, longer  # what it is, then what it does
+    elif nxt and len(text) < 200 and not (broken or any(feats[i + 1][2:])) and \
+            (_FINDING.search(nxt) or _contributes(nxt)) and unresolved_refs(nxt):
+        # "We introduce a task ... We prove that gradient descent learns to solve this task ..."
+        longer = f"{text} {_lead_off(nxt)}"
+        if len(longer) <= MAX_CHARS and not tldr_breaks(longer):
+            return quality + 0.5, longer
+    if thin:
+        quality -= 1.5
+    symbol = _SYMBOL.search(text)
+    if symbol:  # "between Σ and ..." is undefined, "the covariance matrix Σ" is not
+        before = re.findall(r"[a-z]+", text[:symbol.start()][-20:])
+        if not before or before[-1] in STOP_WORDS or len(before[-1]) < 4:
+            quality -= 1.5
+    return quality, text
 
 
 def best_sentence(doc: Doc, method_names: list[str]) -> str:
-    """The contribution sentence (display text, markup removed), rewritten to stand alone;
-    when it cannot, the next best sentence that can."""
+    """The TL;DR (display text, markup removed): the contribution sentence rewritten to stand
+    alone, with the next sentence when it alone only names the method; when it cannot stand
+    alone, the next best sentence that can."""
     if not doc.sentences:
         return ""
-    scores = sentence_scores(doc, method_names)
-    order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
-    first = None
-    for i in order[:4]:
-        text = shorten(self_contained(doc.sentences[i]))
-        if first is None:
-            first = text
-        broken = tldr_breaks(text)
-        whole = doc.sentences[i].rstrip(" .").endswith(text.rstrip(" .").rsplit(" ", 1)[-1])
-        if broken == ["thin"] and whole and i + 1 < len(doc.sentences) and \
-                not _HOUSEKEEPING.search(doc.sentences[i + 1]):  # say what it is: add the next
-            longer = f"{text} {doc.sentences[i + 1]}"
-            if len(longer) <= MAX_CHARS and not tldr_breaks(longer):
-                return longer
-        if not broken and not _HOUSEKEEPING.search(text):
-            return text
-    return first or ""
+    feats = _features(doc, method_names)
+    order = sorted(range(len(feats)), key=lambda i: (-feats[i][0], i))[:5]
+    best = max((_candidate(doc, i, feats) for i in order), key=lambda c: c[0])
+    return best[1]

@@ -1,0 +1,132 @@
+"""The TL;DR of a title-less paper: one or two complete sentences that carry the contribution
+and stand alone (enrich/tldr.py, checked by enrich/rules.py tldr_breaks)."""
+from __future__ import annotations
+
+from paperscope.enrich import derive_facts
+from paperscope.enrich.rules import tldr_breaks
+from paperscope.enrich.tldr import MAX_CHARS
+
+
+def tldr(abstract: str) -> str:
+    return derive_facts(None, abstract)["tldr"]
+
+
+# --------------------------------------------------------------------------- the rules
+
+
+def test_a_pronoun_with_nothing_to_point_at_breaks_the_rules():
+    assert "back-reference" in tldr_breaks("We study their training dynamics in function space.")
+    assert "back-reference" in tldr_breaks("Our findings show its inferiority to a greedy heuristic.")
+    assert tldr_breaks("Our method and its variants reduce memory on long documents.") == []
+
+
+def test_a_reference_the_tldr_resolves_itself_is_fine():
+    assert tldr_breaks("We prove a lower bound on the regret of any learner, and propose an "
+                       "algorithm that attains this bound up to logarithmic factors.") == []
+    assert tldr_breaks("We introduce a synthetic retrieval task. We prove that a two-layer "
+                       "transformer learns to solve this task with gradient descent.") == []
+    assert "back-reference" in tldr_breaks("We propose an algorithm that attains this bound.")
+    assert "back-reference" in tldr_breaks("This paper solves both problems for sums and counts.")
+    assert "back-reference" in tldr_breaks("We give faster algorithms than the ones described above.")
+
+
+def test_this_paper_opening_a_tldr_is_no_back_reference():
+    assert tldr_breaks("This paper presents GradEst, a method that explains black-box models "
+                       "from queries alone.") == []
+    assert "opener" in tldr_breaks("This limitation motivates a new sampler for diffusion models.")
+
+
+# --------------------------------------------------------------------------- the choice
+
+
+def test_a_thin_sentence_gets_the_sentence_that_says_what_the_method_does():
+    text = ("Federated learning with large multimodal models strains clients' memory and compute. "
+            "In this work, we propose SplitFed to address the above issue. "
+            "SplitFed keeps only the privacy-sensitive modules on the clients and trains the rest "
+            "on the server with lightweight adapters. "
+            "Experiments on four benchmarks confirm large savings in client memory.")
+    got = tldr(text)
+    assert "SplitFed" in got and "privacy-sensitive modules" in got, got
+    assert "above issue" not in got and not tldr_breaks(got), got
+    assert len(got) <= MAX_CHARS
+
+
+def test_a_method_named_without_a_description_is_followed_by_what_it_is():
+    text = ("Attribution maps for image classifiers are noisy. "
+            "We propose an Iterative Path Attribution (IPA) method. "
+            "IPA ranks input features by integrating gradients along paths found by alternating "
+            "ascent and descent steps. "
+            "Our code is available at https://example.org/ipa.")
+    got = tldr(text)
+    assert got.startswith("We propose an Iterative Path Attribution (IPA) method.")
+    assert "integrating gradients along paths" in got and "example.org" not in got, got
+
+
+def test_a_dangling_their_is_not_left_in_the_tldr():
+    text = ("Graph neural networks are widely used. Yet whether they learn the functions we want "
+            "during training remains unclear. To fill this gap, we study their training dynamics "
+            "in function space. We find that gradient descent on graph neural networks implicitly "
+            "aligns the learned function with the graph structure. This alignment explains when "
+            "the learned functions generalize.")
+    got = tldr(text)
+    assert "their" not in got.split() and not tldr_breaks(got), got
+    assert "aligns the learned function with the graph structure" in got, got
+
+
+def test_the_main_contribution_wins_over_a_side_remark():
+    text = ("This paper introduces R3D, an agent that learns from a handful of demonstrations to "
+            "solve hard exploration problems in partially observable environments. "
+            "We also introduce a suite of eight tasks that combine these three properties, and "
+            "show that R3D solves several of them.")
+    assert tldr(text).startswith("This paper introduces R3D, an agent that learns from a handful")
+
+
+def test_the_contribution_wins_over_a_property_of_it():
+    text = ("Attribution methods explain which input features drive a decision. Gradients give "
+            "good attributions but need access to the model's internals. "
+            "In response to such limited flexibility, this paper presents QueryGrad (query-based "
+            "gradient estimation), a method that produces gradient-like explanations through "
+            "query access alone. "
+            "The proposed approach holds a set of fundamental properties for attribution methods, "
+            "which are proved rigorously. "
+            "Experiments on image data show that it is competitive with white-box methods.")
+    got = tldr(text)
+    assert got.startswith("This paper presents QueryGrad"), got
+    assert "such limited flexibility" not in got
+
+
+def test_an_opening_clause_is_taken_off_at_its_comma_not_in_mid_phrase():
+    text = ("Speech models need large unlabelled corpora. "
+            "Motivated by the recent finding that diffusion models have superior capabilities for "
+            "modeling data distributions, we propose SynthSSL, a pretraining scheme that augments "
+            "scarce unlabelled speech with synthetic speech from a diffusion model. "
+            "SynthSSL lowers word error rates on English speech recognition.")
+    got = tldr(text)
+    assert got.startswith("We propose SynthSSL, a pretraining scheme"), got
+
+
+def test_addressing_this_issue_by_doing_something_becomes_doing_it():
+    text = ("Out-of-distribution inputs often get confident predictions. "
+            "We address this issue by measuring extreme activation values in the penultimate "
+            "layer of the network and then using them as an overconfidence score. "
+            "Compared to the baselines, our method often grants double-digit improvements.")
+    got = tldr(text)
+    assert got.startswith("We measure extreme activation values in the penultimate layer"), got
+
+
+def test_no_ellipsis_when_a_complete_sentence_exists():
+    long_one = ("We propose " + ", ".join(f"component number {i} of a very long list of parts"
+                                          for i in range(12)) + " all in one system.")
+    text = (long_one + " We show that a sparse mixture of small experts matches a dense model on "
+            "language modelling at a third of the compute.")
+    got = tldr(text)
+    assert "…" not in got and "..." not in got, got
+    assert got.endswith(".") and len(got) <= MAX_CHARS
+
+
+def test_experiments_do_not_make_the_tldr():
+    text = ("Label noise hurts classifiers. We introduce NoiseRank, a loss that reweights "
+            "examples by how consistently the model ranks them across epochs. "
+            "We test our method on a wide array of experiments spanning tabular and image data, "
+            "several architectures and loss functions.")
+    assert tldr(text).startswith("We introduce NoiseRank, a loss that reweights")
