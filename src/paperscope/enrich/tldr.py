@@ -19,7 +19,9 @@ from .text import Doc
 # the authors speaking, the verb within a few words: "we then propose", "this paper presents"
 _WHO = r"\b(?:we|this (?:paper|work|study|article)|our (?:paper|work|study))(?:\s+(?!that\b|the\b|an?\b|our\b|its\b|their\b)[\w-]+){0,3}?\s+"
 _CONTRIB = re.compile(_WHO + r"(?:propose|introduce|present|develop|design|devise|build|construct|"
-                      r"create|release|formulate|put forward|offer|contribute)(?:s|d|ed)?\b|"
+                      r"create|release|formulate|put forward|offer|contribute)s?\b|"
+                      r"\bwe have (?:\w+ )?(?:proposed|introduced|presented|developed|designed|built|"
+                      r"created)\b|"
                       r"\bour (?:main )?(?:contributions?|results?) (?:is|are)\b|"
                       r"\bwe (?:improve|extend|enhance|advance|address|tackle|solve|overcome|"
                       r"mitigate|close|bridge|fill|generali[sz]e|augment|strengthen|revisit|rethink)\w* "
@@ -37,24 +39,29 @@ _OPENERS = re.compile(r"^(?:in this (?:paper|work)|here,? we|this (?:paper|work)
                       r"tackle|overcome|fill|bridge|solve|mitigate|this end)|we )", re.I)
 _PAPER = re.compile(r"^(?:in )?this (?:paper|work|study)\b|^here,? we\b", re.I)
 _NOVEL = re.compile(r"\b(?:novel|new|first|simple|principled|unified|general)\b", re.I)
-_BACKGROUND = re.compile(r"^(?:however|recently|although|while|despite|existing|current|"
-                         r"traditional|conventional|previous|prior|many|most|despite)\b|"
-                         r"\b(?:has|have) (?:been|become|shown|gained|emerged|attracted)\b|"
+_BACKGROUND_START = re.compile(r"(?:however|recently|although|while|despite|existing|current|"
+                               r"traditional|conventional|previous|prior|many|most)\b", re.I)
+_BACKGROUND = re.compile(r"\b(?:has|have) (?:been|become|shown|gained|emerged|attracted)\b|"
                          r"\bremains? (?:a |an |largely |poorly )?(?:challenge|open|unclear|"
                          r"unexplored|elusive)", re.I)
+_RESULTS_START = re.compile(r"(?:extensive|empirical|experimental|numerical|finally|furthermore|"
+                            r"moreover|the resulting|the proposed)\b|"
+                            r"(?:we|our \w+) (?:\w+ )?(?:test|evaluate|validate|verify|benchmark|conduct|"
+                            r"perform|run|compare|experiment)\w*\b|we (?:\w+ly )?(?:demonstrate|show|"
+                            r"verify|confirm|illustrate) (?:the |that (?:the|our) )?(?:ability|effectiveness|"
+                            r"efficacy|superiority|performance|benefits?|advantages?|merits?|proposed|"
+                            r"presented)\b|we (?:quantitatively|qualitatively|empirically|experimentally|"
+                            r"numerically) ", re.I)
 _RESULTS = re.compile(r"\b(?:experiments?|empirical(?:ly)?|results?|evaluations?) "
                       r"(?:on|show|demonstrate|indicate|confirm|validate|verify|suggest)\w*\b|"
-                      r"^(?:extensive|empirical|experimental|numerical|finally|furthermore|moreover|"
-                      r"the resulting|the proposed)\b|"
-                      r"^(?:we|our \w+) (?:\w+ )?(?:test|evaluate|validate|verify|benchmark|conduct|"
-                      r"perform|run|compare|experiment)\w*\b|\bwe (?:also )?(?:provide|give|present) "
+                      r"\bwe (?:also )?(?:provide|give|present) "
                       r"(?:an? )?(?:\w+ )?(?:analys[ie]s|experiments|evaluations?|comparisons?|ablations?)\b",
                       re.I)
 # a side remark or a detail of the main contribution, not the contribution itself
 _SECONDARY = re.compile(r"(?:furthermore|moreover|additionally|in addition|further|besides|also|"
-                        r"finally|lastly|specifically|in particular|more specifically|concretely|"
-                        r"for (?:example|instance)|as a (?:consequence|result|by-?product|special "
+                        r"finally|lastly|for (?:example|instance)|as a (?:consequence|result|by-?product|special "
                         r"case)|subsequently|second(?:ly)?|third(?:ly)?)\b|\(?(?:\d|i+|[a-e])\)", re.I)
+_DETAIL = re.compile(r"(?:specifically|in particular|more specifically|concretely)\b", re.I)
 _SECONDARY_IN = re.compile(r"\bwe (?:also|further|additionally|finally)\b|;\s*\(?(?:2|ii|b)\)", re.I)
 _HOUSEKEEPING = re.compile(r"https?:|www\.|\bcode (?:is|and|will be)\b|\bavailable (?:at|on)\b|"
                            r"\bgithub\b|\bopen-?source[sd]?\b", re.I)
@@ -77,6 +84,20 @@ def _contributes(s: str) -> bool:
     return bool(m) and bool(re.search(r"\bwe\b", s[:m.start()], re.I))
 
 
+def _background(s: str, low: str) -> bool:
+    return bool(_BACKGROUND_START.match(s)) or (("has " in low or "have " in low or "remain" in low)
+                                                and bool(_BACKGROUND.search(s)))
+
+
+def _results(s: str, low: str) -> bool:
+    return bool(_RESULTS_START.match(s)) or (any(w in low for w in _RESULT_HINTS)
+                                             and bool(_RESULTS.search(s)))
+
+
+_RESULT_HINTS = ("experiment", "empirical", "result", "evaluation", "analys", "comparison", "ablation")
+_NOVEL_HINTS = ("novel", "new", "first", "simple", "principled", "unified", "general")
+
+
 def sentence_scores(doc: Doc, method_names: list[str]) -> list[float]:
     return [f[0] for f in _features(doc, method_names)]
 
@@ -85,34 +106,41 @@ def _features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool
     """Per sentence: its score, and whether it is background, results or housekeeping."""
     n = len(doc.sentences)
     out = []
+    opening, proposes = [], False  # "We study X" opening the authors' part; "we propose"
     names = [re.compile(r"(?<![\w-])" + re.escape(m) + r"(?![\w-])") for m in method_names[:3]]
     for i, s in enumerate(doc.sentences):
         words = len(s.split())
+        low = s.lower()
+        speaks = "we" in low or "this" in low or "our" in low  # no one speaks otherwise
         score = 0.0
-        if _contributes(s):
+        if speaks and _contributes(s):
+            proposes = True
             score += 3.0
             if i <= doc.own_start:  # "We present X, ..." opening the authors' part
                 score += 0.8
-        elif _FINDING.search(s):
+        elif speaks and _FINDING.search(s):
             score += 1.8
-        elif _PROBLEM.search(s):
+        elif speaks and _PROBLEM.search(s):
             score += 1.0
+            if i <= doc.own_start:
+                opening.append(i)
         else:
             score -= 1.5  # no one says what the paper does
-        if _OPENERS.search(s):
+        if _OPENERS.search(s) or _OPENERS.search(_LEAD_CLAUSE.sub("", s, count=1)):
             score += 1.3 if _PAPER.search(s) else 0.8
         if any(rx.search(s) for rx in names):
             score += 1.5
-        if _NOVEL.search(s):
+        if any(w in low for w in _NOVEL_HINTS) and _NOVEL.search(s):
             score += 0.4
-        background, results, housekeeping = bool(_BACKGROUND.search(s)), bool(_RESULTS.search(s)), \
-            _housekeeping(s)
+        background, results, housekeeping = _background(s, low), _results(s, low), _housekeeping(s)
         if background:
             score -= 1.5
         if results:
             score -= 1.0
-        if _SECONDARY.match(s) or _SECONDARY_IN.search(s):
+        if _SECONDARY.match(s) or (speaks and _SECONDARY_IN.search(s)):
             score -= 1.0
+        elif _DETAIL.match(s):  # a detail of the contribution, often the contribution itself
+            score -= 0.5
         if housekeeping:
             score -= 4.0
         if i < doc.own_start:
@@ -124,6 +152,9 @@ def _features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool
         elif words > 70:
             score -= 1.0
         out.append((score, background, results, housekeeping))
+    if not proposes:  # no one proposes anything: what the authors study is the contribution
+        for i in opening:
+            out[i] = (out[i][0] + 0.5,) + out[i][1:]
     return out
 
 
@@ -162,7 +193,7 @@ _LEAD_CLAUSE = re.compile(
 _ADVERB = re.compile(r"^(we|this (?:paper|work)) (?:then|further|also|thus|therefore|hence|"
                      r"next|finally|additionally|instead|now) ", re.I)
 _BACKREF_CUT = re.compile(r",\s|\s*(?:---|—)\s*|\s(?:which|that|to|on|for|in|by|using|with|from|across|under|"
-                          r"and|where|while|via|through|of)\s")
+                          r"and|where|while|via|through|of|during|at|over|after|within|when)\s")
 # a "that"-clause without its verb yet: "We demonstrate that a simple fusion" is no sentence
 _OPEN_CLAUSE = re.compile(r"\b(?:that|whether|how|why|what)\s+(?!.*\b(?:is|are|was|were|can|could|"
                           r"may|might|will|would|has|have|had|do|does|\w+ed|\w+[^s]s)\b)[^,;]*$", re.I)
@@ -227,6 +258,11 @@ def _by_doing(s: str) -> str:
     return f"{subject} {verb}{s[m.end():]}"
 
 
+# an aside that points back: "We find that, within this framework, deep networks ..."
+_ASIDE = re.compile(r",\s*(?:in|within|under|for|with|on|at|from|given|using|like|by|after|during|"
+                    r"despite|beyond|unlike) (?:this|these|those|the above|the same)\b[^,]{0,50},\s*", re.I)
+
+
 def _rewrite(sentence: str) -> tuple[str, float]:
     """`self_contained` and the share of the sentence's words it kept."""
     s = _lead_off(sentence, keep_paper=False)
@@ -234,6 +270,7 @@ def _rewrite(sentence: str) -> tuple[str, float]:
     s = t if t != s else _lead_off(sentence)
     s = re.split(r"(?<=[.:])\s+[-–•*]\s+", s, maxsplit=1)[0]  # a list run into the sentence
     s = re.sub(r"\bsuch (?!as\b|that\b)(?=[a-z])", "", s)  # "such limited flexibility"
+    s = _ASIDE.sub(" ", s)
     total = max(len(s.split()), 1)
     refs = unresolved_refs(s)
     if refs:
@@ -287,7 +324,7 @@ def _candidate(doc: Doc, i: int, feats: list) -> tuple[float, str]:
     text = shorten(text)
     broken = tldr_breaks(text)
     quality = score - 6.0 * len(broken) - 2.0 * (1.0 - kept)
-    thin = "thin" in broken or kept < 0.6 or (len(text) < 160 and _names_only(text))
+    thin = "thin" in broken or kept < 0.65 or (len(text) < 160 and _names_only(text))
     nxt = doc.sentences[i + 1] if i + 1 < len(doc.sentences) else ""
     if not thin and len(text) < 130 and _ELABORATES.match(nxt):  # "Our method, DARL, uses ..."
         thin = True
