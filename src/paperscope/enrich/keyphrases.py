@@ -101,14 +101,14 @@ unclear
 # Evaluative adjectives (praise, size of an effect, novelty, fashion) break a run of content
 # words like a stopword: "remarkable generalization" leaves "generalization" to stand alone.
 # Words with topical compounds stay out: "critical points", "strong convexity", "wide networks",
-# "complex networks", "lower bounds", "key-value".
+# "complex networks", "lower bounds", "rapid mixing", "unique equilibrium".
 _EVALUATIVE = frozenset("""
 remarkable impressive promising considerable tremendous unprecedented invaluable excellent
 outstanding exceptional notable noteworthy striking compelling powerful huge vast immense
 enormous widespread popular prominent prevalent ubiquitous vital essential pivotal paramount
 crucial important significant substantial extensive comprehensive great superior fundamental
-major growing increasing ever-increasing ever-growing rapid emerging cutting-edge successful
-surprising interesting intriguing inherent intricate elegant unique innovative sophisticated
+major growing increasing ever-increasing ever-growing emerging cutting-edge successful
+surprising interesting intriguing inherent intricate elegant innovative sophisticated
 seminal dramatic profound appealing attractive desirable favorable favourable tantalizing
 overwhelming little sudden daunting formidable unparalleled astonishing amazing exciting superb
 numerous countless myriad abundant poor good nice satisfactory unsatisfactory high-quality
@@ -208,7 +208,8 @@ cascading conflicting generating governing damping recurring crowdsourcing strin
 rings thing things spring offspring ceiling sibling siblings king wing wings passing inducing
 balancing gambling betting cutting traveling travelling partitioning queuing queueing forcing
 communicating interleaving benchmarking flooding seeding auditing stitching grokking solving
-hiring lending housing staking rising guessing
+hiring lending housing staking rising guessing shattering sandwiching fingerprinting
+autobidding
 """.split())
 # lemmas whose bare form is also a noun or an adjective ("an exhibit", "approximate inference")
 _NOUN_LEMMAS = frozenset("""
