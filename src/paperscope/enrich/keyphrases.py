@@ -153,7 +153,7 @@ approximate isolate impose govern mitigate unlock realize realise recognize reco
 characterize characterise capture sacrifice neglect violate avoid exclude eliminate diagnose
 deploy implement automate unify refine accelerate seem restrict demand include apply acquire
 extract express prevent discern embrace prioritize prioritise specify contain encompass come
-shed break favor favour explain add
+shed break favor favour explain add promote
 """.split()
 # past forms that mostly narrate ("showcased rapid adaptation", "raised concerns"); past forms
 # that name kinds of things stay out: "constrained", "generalized", "integrated", "extended"
