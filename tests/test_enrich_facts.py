@@ -57,7 +57,7 @@ def test_title_less_label_without_a_name_compresses_the_contribution():
             "problem in an online setting with M users, N items and T rounds, and give "
             "algorithms with near-optimal regret.")
     label = derive_facts(None, text)["label"]
-    assert label == "Low rank matrix completion problem in an online setting with M users"
+    assert label == "Low rank matrix completion problem in an online setting with M users, N items and T rounds"
 
 
 def test_labels_stay_short():

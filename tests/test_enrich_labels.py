@@ -8,7 +8,7 @@ import pytest
 
 from paperscope.enrich import derive_facts
 from paperscope.enrich.evaluation import icml_abstracts, sample_abstracts
-from paperscope.enrich.rules import label_breaks, tldr_breaks
+from paperscope.enrich.rules import MAX_LABEL_CHARS, label_breaks, tldr_breaks
 
 # --------------------------------------------------------------------------- the rule checker
 
@@ -67,7 +67,7 @@ def test_long_labels_are_shorter_phrases_not_truncations():
             "stochastic samplers of score-based diffusion models under minimal assumptions on the "
             "score estimates, with provable convergence guarantees.")
     label = derive_facts(None, text)["label"]
-    assert not label_breaks(label) and "…" not in label and len(label) <= 90
+    assert not label_breaks(label) and "…" not in label and len(label) <= MAX_LABEL_CHARS
     assert label.startswith("Training-free algorithms to accelerate")
 
 
@@ -83,7 +83,7 @@ def test_a_one_megabyte_abstract_gets_sane_facts():
     text = sentence * (1_000_000 // len(sentence) + 1)
     facts = derive_facts(None, text)
     assert json.loads(json.dumps(facts)) == facts
-    assert facts["label"] and len(facts["label"]) <= 90 and not label_breaks(facts["label"])
+    assert facts["label"] and len(facts["label"]) <= MAX_LABEL_CHARS and not label_breaks(facts["label"])
     assert "HugeNet" in facts["methods"] and 1 <= len(facts["keyphrases"]) <= 8
     assert facts["tldr"] and len(facts["tldr"]) <= 400
 

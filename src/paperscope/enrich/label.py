@@ -23,6 +23,7 @@ import re
 
 from ..words import FILLER_WORDS, STOP_WORDS
 from . import describe
+from .headline import headline, position_headline
 from .compose import descriptive, is_bare, reads_as_title, trim_front
 from . import phrases as ph
 from .acronyms import expand, long_forms
@@ -35,7 +36,9 @@ from .text import Doc, is_coined, strip_markup
 from .vocab import VERBS
 
 VERBS_S = frozenset(v for v in VERBS | ph.VERB_S if v.endswith(("s", "ed")))
-MAX_LABEL = 86  # a little below the rule's limit, so the label reads as a short title
+MAX_LABEL = 86  # the scored candidates: a little below the rule's limit, to read as a short title
+SHORT_HEADLINE = 5  # a headline body this short may not say what problem it is about
+HEADLINE_EXTRA = 14  # the contribution sentence's own phrase may use the rule's whole limit
 
 KEY_PHRASES = 2
 COVER_CAP = 8
@@ -242,7 +245,22 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
         return re.sub(r"\s+", " ", strip_markup(title)).strip()
     if not doc.sentences:
         return ""
+    room = min(limit + HEADLINE_EXTRA, MAX_LABEL_CHARS)  # the contribution said whole may run longer
     limit = min(limit, MAX_LABEL_CHARS)
+    if is_position(doc.text, paper_type):
+        lead = position_headline(doc.sentences, room)
+    else:
+        best = doc.sentences.index(tldr) if tldr in doc.sentences else None
+        lead = headline(doc.sentences, doc.own_start, mentions, room, long_forms(doc.sentences), best)
+    if lead and len(lead.split(": ", 1)[-1].split()) <= SHORT_HEADLINE and not lead.startswith("Position: "):
+        pool = candidates(doc, mentions, tldr, limit, paper_type, keyphrases)  # what is it about?
+        topics = [t for t in pool.topics if topic_ok(t)] if ": " in lead else []
+        for problem_np in pool.problems + topics:
+            longer = with_problem(lead, "name" if ": " in lead else "intro", problem_np, room, False)
+            if longer != lead:
+                return longer
+    if lead:
+        return lead
     best = candidates(doc, mentions, tldr, limit, paper_type, keyphrases).best
     if best is None:
         words = _tidy(ph.hard_cut(OPENER.sub("", doc.sentences[0]))).split()[:10]

@@ -2,7 +2,7 @@
 `tldr_breaks` return the names of the rules a text breaks (empty: acceptable). The label maker
 uses them to reject candidates; benchmarks/label_eval.py and the tests count them.
 
-Label rules: complete (no ellipsis), at most 90 characters, self-contained (no opening
+Label rules: complete (no ellipsis), at most 100 characters, self-contained (no opening
 back-reference, pronoun or connective, no "this/these ..." anywhere), not circular ("X: method
 X"), not ending on a function word, not a benchmark claim ("attains 2.7% ..."), starting with a
 capital or a coined name, balanced brackets. TL;DR rules: one or two complete sentences that do
@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from ..words import FILLER_WORDS, STOP_WORDS
 
-MAX_LABEL_CHARS = 90
+MAX_LABEL_CHARS = 100  # a descriptive label may run longer than a usual title (issue: blind-judged labels)
 
 # words that make a phrase lean on earlier text when they open it
 OPENERS = frozenset("""

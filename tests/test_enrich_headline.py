@@ -1,0 +1,67 @@
+"""The contribution sentence's own phrase as the title-less label (enrich/headline.py)."""
+from __future__ import annotations
+
+import pytest
+
+from paperscope.enrich import derive_facts
+from paperscope.enrich.rules import MAX_LABEL_CHARS, label_breaks
+
+BACKGROUND = "Sequence models are widely used in control, but they are slow at inference time. "
+
+
+def label_of(text: str) -> str:
+    label = derive_facts(None, text)["label"]
+    assert not label_breaks(label) and len(label) <= MAX_LABEL_CHARS
+    return label
+
+
+def test_a_named_contribution_is_said_with_what_the_apposition_says_it_is():
+    text = BACKGROUND + ("We present WaveCtl, a network that uses wavelet transforms to encode "
+                         "time-varying features of robot trajectories. Experiments on robots show gains.")
+    assert label_of(text) == "WaveCtl: network that uses wavelet transforms to encode time-varying features of robot trajectories"
+
+
+def test_a_list_of_modifiers_stays_whole():
+    text = BACKGROUND + ("We finally present FeedPile, a large-scale, high-quality, and diversified AI "
+                         "feedback dataset, which contains over one million ratings.")
+    assert label_of(text) == "FeedPile: large-scale, high-quality, and diversified AI feedback dataset"
+
+
+def test_a_long_form_with_its_abbreviation_and_a_purpose_reads_as_a_title():
+    text = BACKGROUND + ("We propose bounded flow matching (BFM) to train velocity models on constrained "
+                         "domains in a simulation-free manner. BFM is simple.")
+    assert label_of(text) == "BFM: bounded flow matching for training velocity models on constrained domains"
+
+
+def test_an_unnamed_contribution_keeps_the_phrases_that_make_it_specific():
+    text = ("We propose a framework for probabilistic forecasting of dynamical systems based on "
+            "generative modeling. Given observations of the state, we sample future states.")
+    assert label_of(text) == "Framework for probabilistic forecasting of dynamical systems based on generative modeling"
+
+
+def test_a_name_said_only_by_what_it_does_in_the_next_sentence():
+    text = BACKGROUND + ("We introduce CacheMix to address this challenge. CacheMix adaptively merges "
+                         "to-be-evicted caches into the remaining ones. It is fast.")
+    assert label_of(text) == "CacheMix: merging to-be-evicted caches into the remaining ones"
+
+
+@pytest.mark.parametrize("sentence", [
+    "To this end, we propose a method to address this problem with limited data.",
+    "We propose a new perspective on the issue raised above.",
+])
+def test_a_phrase_that_leans_on_earlier_text_gives_no_headline(sentence):
+    from paperscope.enrich.headline import headline
+    from paperscope.enrich.text import Doc
+
+    doc = Doc.of(BACKGROUND + sentence + " The method is evaluated on ten robots.")
+    assert headline(doc.sentences, doc.own_start, [], MAX_LABEL_CHARS) is None
+    named = Doc.of(BACKGROUND + "We propose RoboFix, a method for fast robot control with limited data.")
+    assert headline(named.sentences, named.own_start, [], MAX_LABEL_CHARS) == \
+        "RoboFix: method for fast robot control with limited data"
+
+
+
+def test_the_studied_object_without_its_clause():
+    text = BACKGROUND + ("In this work, we study the learnability of dynamical systems over multilayer "
+                         "networks, which are more realistic and challenging. We give bounds.")
+    assert label_of(text) == "Learnability of dynamical systems over multilayer networks"
