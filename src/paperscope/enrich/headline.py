@@ -34,14 +34,15 @@ from .vocab import VERBS
 VERBS_S = frozenset(v for v in VERBS if v.endswith(("s", "ed")))
 
 # the authors say what they offer: tier 0 what they make, 1 what they study, 2 what they give
-_VOICE = (r"\b(?:we|this (?:paper|work|study|article)|our (?:paper|work|study))\s+"
+_VOICE = (r"\b(?:we|this (?:paper|work|study|article)|our (?:paper|work|study|(?:main |key |primary )?"
+          r"contribution))\s+"
           r"(?:(?:\w+ly|also|further|then|first|here|now|therefore|thus|hence|finally|additionally|"
           r"newly)\s+)*")
 _TIERS = [re.compile(_VOICE + r"(?P<verb>" + verbs + r")(?:e|es|ed|ing|s|y|ies|ied|d|t)?\b\s+"
                      r"(?:and\s+\w+\s+)?", re.I) for verbs in (
     r"propos|introduc|present|develop|design|devis|construct|creat|formulat|put forward|releas|"
-    r"curat|buil",
-    r"stud|investigat|analy[sz]|examin|explor|revisit|characteri[sz]|focus(?:es)? on",
+    r"curat|buil|(?<=contribution )(?:i)",
+    r"stud|investigat|analy[sz]|examin|explor|revisit|characteri[sz]|focus(?:es)? on|approach",
     r"provid|establish|deriv|offer|contribut")]
 # "X is proposed", "... is introduced": the passive voice at the start of a sentence
 _PASSIVE = re.compile(r"^(?P<obj>(?:a|an|the)\s.{5,160}?)\s+(?:is|are)\s+(?:proposed|introduced|"
@@ -53,7 +54,7 @@ _NOT_OBJECT = re.compile(r"(?:to|that|how|why|whether|what|when|if|an? (?:novel 
                          r"ways?|results?))\b", re.I)
 # where a noun phrase ends: a clause, a result, a second verb
 _END = re.compile(
-    r";|\s[-–—]+\s|---|\.\s|\.$|:\s|,\s|\s(?:which|where|whereby|wherein|while|whereas|although|"
+    r";|\s[-–—]+\s|—|---|\.\s|\.$|:\s|,\s|\s(?:which|where|whereby|wherein|while|whereas|although|"
     r"though|because|since|thereby|thus|hence|so that|in order to|that (?:we|is|are) (?:call|"
     r"name|term|dub)\w*|and (?:then |also |further |empirically |theoretically |experimentally )?"
     r"(?:show|prove|demonstrate|find|derive|establish|achieve|evaluate|apply|conduct|perform|"
@@ -63,8 +64,10 @@ _END = re.compile(
     r"given|on) (?:the|an?) (?:\w+ )?(?:assumption|premise|hypothesis|observation|condition|"
     r"insight|idea)s? that|in the sense|and \w+ (?:the|a|an|its|their|how|that|whether|why)|"
     r"to (?:\w+ly )?(?:investigat|stud|show|understand|explor|examin|analy|demonstrat|verif|answer|"
-    r"address|shed light|gain|elucidat|explain|evaluat|assess|highlight)\w*|with the (?:aim|goal|"
-    r"purpose|intention|objective)|(?:that|which) we)\b", re.I)
+    r"address|shed light|gain|elucidat|evaluat|assess|highlight|tackl|alleviat|mitigat|overcom|"
+    r"solv|resolv|handl|remed|fix|bridg|fill|circumvent|avoid)\w*|with the (?:aim|goal|"
+    r"purpose|intention|objective)|(?:that|which) we|(?:with|achieving|attaining) (?:an? )?(?:[\w-]+ ){0,2}"
+    r"(?:complexity|rate|regret|bound|error|guarantee)s?\s(?:of\s)?[OΘΩ]\()\b", re.I)
 # "large-scale, high-quality, and diversified": commas inside a list of modifiers
 _LIST = re.compile(r"\b[\w-]+(?: [\w-]+)?(?:, [\w-]+(?: [\w-]+)?)+,? (?:and|or) [\w-]+")
 _FIRST_OF_LIST = re.compile(r"\b([\w-]+)(?: [\w-]+)?(?:, [\w-]+(?: [\w-]+)?)+,? (?:and|or) [\w-]+")
@@ -73,7 +76,7 @@ _LEAD = re.compile(r"^(?:(?:a|an|the|two|three|several|novel|new|simple|effectiv
                    r"yet|highly|very|general|generic|principled|unified|powerful|flexible|"
                    r"lightweight|versatile|straightforward|our|first|so-called|carefully|"
                    r"innovative|elegant|designed|crafted|simple yet effective|both|kind of|"
-                   r"different|alternative|another|idea to|"
+                   r"different|alternative|another|idea to|and|"
                    r"type of|class of|family of|problem of|task of|question of|notion of)"
                    r"\s*,?\s+|,\s*)+", re.I)
 _NAME_DESC = re.compile(r"^\s*(?:\([^()]*\)\s*)?(?:,|:)\s*(?:which is\s+|is\s+)?(?P<desc>"
@@ -102,7 +105,8 @@ _MODIFIERS = frozenset("""convex nonconvex non-convex strongly linear nonlinear 
 deterministic discrete continuous smooth non-smooth large small high low deep shallow general
 generic specific multiple various different single efficient robust adaptive fixed dynamic static
 online offline sparse dense finite infinite local global first second infinite-horizon
-finite-horizon high-dimensional low-dimensional""".split())
+finite-horizon high-dimensional low-dimensional terms form context presence spirit light basis
+means""".split())
 _NAMING = ("intro", "called", "appositive", "markup")
 
 
@@ -120,6 +124,7 @@ def _end(text: str) -> str:
 
 def _tidy(text: str) -> str:
     text = re.sub(r"\s+", " ", PAREN.sub("", text)).strip(" ,;:.-")
+    text = re.sub(r"\b(?:that|which) (?:is|are) (?=\w+ed\b)", "", text)  # "layer that is based on" -> "layer based on"
     text = re.sub(r"\s+([,;:])", r"\1", text).replace("“", "").replace("”", "")
     while True:
         shorter = _TRAIL.sub("", text).strip(" ,;:")
@@ -179,8 +184,27 @@ def _capital(text: str) -> str:
     return text
 
 
+_BACK_HEADS = frozenset("""problem problems issue issues challenge challenges limitation limitations gap
+gaps question questions task tasks setting settings shortcoming shortcomings drawback drawbacks
+difficulty difficulties obstacle obstacles approach approaches method methods framework model
+models case cases end way scenario scenarios regime line direction work paper observation
+finding findings phenomenon goal aim need""".split())
+
+
+def _unlean(text: str) -> str:
+    """"such molecules" -> "molecules", "these mathematical problems" -> "mathematical
+    problems": a determiner before a specific phrase; "this problem" stays (and leans back)."""
+    def drop(m: re.Match) -> str:
+        return m.group(0) if m.group(2).lower() in _BACK_HEADS or m.group(2).lower() in STOP_WORDS \
+            else m.group(2)
+    return re.sub(r"\b(such|these|those)\s+([\w-]+)", drop, text)
+
+
 def _leans_back(text: str) -> bool:
     text = re.sub(r"\band its\b", "and", text)  # "SAA and its regularized variation" stands alone
+    words = text.split()
+    if len(words) > 3:  # "the model itself to explain its internal representations": its has a noun before
+        text = " ".join(words[:3] + [w for w in words[3:] if w.lower() not in ("its", "their")])
     return bool(BACKREF.search(SELF_REF.sub("", text)) or
                 re.search(r"\b(?:it|its|their|they|them|we|our|us|above|aforementioned)\b", text, re.I))
 
@@ -271,6 +295,8 @@ def _subject(sentences: list[str], name: str) -> list[str]:  # noqa: C901
     into ..."; "SafeCoder performs security-centric fine-tuning" -> "security-centric fine-tuning"."""
     out = []
     for s in sentences:
+        s = re.sub(r"^(?:at its core|specifically|in particular|concretely|technically|essentially|"
+                   r"in (?:a )?nutshell|first|then|in addition|moreover|furthermore),\s+", "", s, flags=re.I)
         if not s.startswith(name + " "):
             continue
         rest = re.sub(r"^(?:\w+ly|further|also|first)\s+", "", s[len(name) + 1:])
@@ -287,7 +313,9 @@ def _subject(sentences: list[str], name: str) -> list[str]:  # noqa: C901
 
 
 _ASIDE = re.compile(r"\b(that|which), [^,]{3,60}, ")
-_NAME_AFTER = re.compile(r"^(?P<np>[^,;:]{5,90}), (?P<name>[A-Z][\w-]{2,20}), (?:which|that|a|an|to|for)\b")
+_NAME_AFTER = re.compile(r"^(?P<np>[^,;:]{5,90}), (?P<name>[A-Z][\w-]{2,20}|[a-z]+-[a-z][\w-]*), "
+                         r"(?P<rest>(?:which|that|a|an|to|for)\b.*)$")
+_CITATION = re.compile(r"\s*\([^()]*\b(?:19|20)\d\d[a-z]?\)")
 
 
 class _Named(Exception):
@@ -297,7 +325,7 @@ class _Named(Exception):
 def _objects(s: str, tier: int) -> list[str]:
     out = []
     for m in _TIERS[tier].finditer(s):
-        obj = _ASIDE.sub(r"\1 ", s[m.end():])  # "a strategy that, given a model, combines"
+        obj = _LEAD.sub("", _unlean(_ASIDE.sub(r"\1 ", _CITATION.sub("", s[m.end():]))))  # "a strategy that, given a model, combines"
         if not _NOT_OBJECT.match(obj):
             out.append(obj)
     if tier == 0 and not out:
@@ -373,12 +401,16 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
         if tier == 0:  # the paper's named contribution, not said here: the scored candidates know more
             raise _Named
         return None
-    if tier == 0:
+    if True:
         late = _NAME_AFTER.match(obj)  # "a unified model with one set of parameters, Spider, which"
         if late and late.group("name").lower() not in STOP_WORDS:
             np_ = _LEAD.sub("", late.group("np"))
+            rel = re.match(r"(?:which|that) (?P<verb>[a-z]+) (?P<rest>.+)", late.group("rest"))
+            if rel and rel.group("verb") not in _GENERIC_VERB | _RESULT_VERBS and \
+                    len(np_.split()) <= 4:  # "meta-dropout, which learns to perturb ..."
+                np_ = f"{np_} that {rel.group('verb')} {_end(rel.group('rest'))}"
             body = _spelled(np_, forms, limit - len(late.group("name")) - 2, 2)
-            label = _checked(f"{late.group('name')}: {body}" if body and _content(body) >= 2 else None)
+            label = _checked(f"{_capital(late.group('name'))}: {body}" if body and _content(body) >= 2 else None)
             if label:
                 return label
         ap = _APPOSITION.match(obj)
