@@ -42,7 +42,8 @@ _TIERS = [re.compile(_VOICE + r"(?P<verb>" + verbs + r")(?:e|es|ed|ing|s|y|ies|i
                      r"(?:and\s+\w+\s+)?", re.I) for verbs in (
     r"propos|introduc|present|develop|design|devis|construct|creat|formulat|put forward|releas|"
     r"curat|buil|(?<=contribution )(?:i)",
-    r"stud|investigat|analy[sz]|examin|explor|revisit|characteri[sz]|focus(?:es)? on|approach",
+    r"stud|investigat|analy[sz]|examin|explor|revisit|characteri[sz]|focus(?:es)? on|approach|"
+    r"consider|initiat",
     r"provid|establish|deriv|offer|contribut")]
 # "X is proposed", "... is introduced": the passive voice at the start of a sentence
 _PASSIVE = re.compile(r"^(?P<obj>(?:a|an|the)\s.{5,160}?)\s+(?:is|are)\s+(?:proposed|introduced|"
@@ -64,20 +65,22 @@ _END = re.compile(
     r"given|on) (?:the|an?) (?:\w+ )?(?:assumption|premise|hypothesis|observation|condition|"
     r"insight|idea)s? that|in the sense|and \w+ (?:the|a|an|its|their|how|that|whether|why)|"
     r"to (?:\w+ly )?(?:investigat|stud|show|understand|explor|examin|analy|demonstrat|verif|answer|"
-    r"address|shed light|gain|elucidat|evaluat|assess|highlight|tackl|alleviat|mitigat|overcom|"
+    r"address|shed light|gain|elucidat|highlight|tackl|alleviat|mitigat|overcom|"
     r"solv|resolv|handl|remed|fix|bridg|fill|circumvent|avoid)\w*|with the (?:aim|goal|"
     r"purpose|intention|objective)|(?:that|which) we|(?:with|achieving|attaining) (?:an? )?(?:[\w-]+ ){0,2}"
     r"(?:complexity|rate|regret|bound|error|guarantee)s?\s(?:of\s)?[OΘΩ]\()\b", re.I)
 # "large-scale, high-quality, and diversified": commas inside a list of modifiers
 _LIST = re.compile(r"\b[\w-]+(?: [\w-]+)?(?:, [\w-]+(?: [\w-]+)?)+,? (?:and|or) [\w-]+")
-_FIRST_OF_LIST = re.compile(r"\b([\w-]+)(?: [\w-]+)?(?:, [\w-]+(?: [\w-]+)?)+,? (?:and|or) [\w-]+")
+_FIRST_OF_LIST = re.compile(r"\b([\w-]+)(?:, [\w-]+(?: [\w-]+)?)+,? (?:and|or) [\w-]+(?= (?!(?:through|with|"
+                            r"for|in|on|of|to|and|via|by|from|using|as|at|into)\b)[\w-])")
 _LEAD = re.compile(r"^(?:(?:a|an|the|two|three|several|novel|new|simple|effective|efficient|"
                    r"classic(?:al)?|fundamental|important|challenging|well-known|long-standing|"
                    r"yet|highly|very|general|generic|principled|unified|powerful|flexible|"
                    r"lightweight|versatile|straightforward|our|first|so-called|carefully|"
                    r"innovative|elegant|designed|crafted|simple yet effective|both|kind of|"
                    r"different|alternative|another|idea to|and|"
-                   r"type of|class of|family of|problem of|task of|question of|notion of)"
+                   r"type of|class of|family of|problem of|task of|question of|notion of|"
+                   r"(?:the )?(?:systematic |formal |theoretical )?study of)"
                    r"\s*,?\s+|,\s*)+", re.I)
 _NAME_DESC = re.compile(r"^\s*(?:\([^()]*\)\s*)?(?:,|:)\s*(?:which is\s+|is\s+)?(?P<desc>"
                         r"(?:a|an|the|our)\s.+)$", re.I)
@@ -200,6 +203,20 @@ def _unlean(text: str) -> str:
     return re.sub(r"\b(such|these|those)\s+([\w-]+)", drop, text)
 
 
+def _before_lean(text: str) -> str:
+    """`text` up to the phrase boundary before its first word that leans on earlier text."""
+    words = text.split()
+    for i in range(1, len(words) + 1):
+        if _leans_back(" ".join(words[:i])):
+            break
+    else:
+        return text
+    head = " ".join(words[:i - 1])
+    cuts = [m.start() for m in re.finditer(r"\s(?:by|to|for|with|and|that|which|using|via|in|on|"
+                                            r"from|through|while|without)\s", head + " ")]
+    return head[:cuts[-1]] if cuts else ""
+
+
 def _leans_back(text: str) -> bool:
     text = re.sub(r"\band its\b", "and", text)  # "SAA and its regularized variation" stands alone
     words = text.split()
@@ -229,6 +246,12 @@ def _purpose(after: str) -> str | None:
     m = re.match(r"for (?P<rest>.+)", after)
     if m:
         return "for " + _end(m.group("rest"))
+    m = re.match(r"(?P<prep>of|in|on|with|under|over) (?P<rest>.+)", after)
+    if m:  # "exact optimization (EXO) of the alignment objective"
+        return f"{m.group('prep')} {_end(m.group('rest'))}"
+    m = re.match(r"by (?:introducing|proposing|presenting|developing|building|designing|using) (?P<rest>.+)", after)
+    if m:  # "3D-VLA by introducing a new family of embodied foundation models"
+        return "= " + _LEAD.sub("", _end(m.group("rest")))
     m = re.match(r"(?:(?:which|that) (?:can |is able to )?)?(?:\w+ly )?(?P<verb>[a-z]+) (?P<rest>.+)", after)
     if m and m.group("verb") not in _GENERIC_VERB:
         verb = m.group("verb")
@@ -241,7 +264,7 @@ def _purpose(after: str) -> str | None:
 def _named(obj: str, name: str, long: str | None, forms: dict[str, str] | None = None) -> list[str]:
     """What `obj` (the object of "we propose ...") says the named contribution is, best first."""
     at = obj.find(name)
-    if at < 0 or len(obj[:at].split()) > 14:
+    if at < 0 or len(obj[:at].split()) > 16:
         return []
     out = []
     before, after = obj[:at], obj[at + len(name):]
@@ -272,7 +295,9 @@ def _named(obj: str, name: str, long: str | None, forms: dict[str, str] | None =
         if _content(desc) >= 2:  # the apposition without a clause that leans back
             out.append(desc)
     purpose = _purpose(after)
-    if purpose:
+    if purpose and purpose.startswith("= "):
+        out.append(purpose[2:])
+    elif purpose:
         out.append(f"{core} {purpose}".strip() if _content(core) >= 1 else purpose)
     long_form = core if spelled else (long or "")
     if len(long_form.split()) >= 3 and _content(long_form) >= 2 and \
@@ -389,7 +414,7 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
                  forms: dict[str, str], own: list[str] = ()) -> str | None:
     for m in names:
         at = obj.find(m.name)
-        if at < 0 or len(obj[:at].split()) > 12 or ": " in obj[:at]:
+        if at < 0 or len(obj[:at].split()) > 16 or ": " in obj[:at]:
             continue
         for desc in _named(obj, m.name, m.long, forms) + _subject(own[:3], m.name):
             if _content(desc) < 2 or _leans_back(desc):
@@ -423,6 +448,8 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
                     return label
     head = _LEAD.sub("", _end(obj))
     need = 3 if tier == 0 else 4
+    if _leans_back(head):  # "algorithm that leverages X by splitting them": end before the phrase that leans
+        head = _before_lean(head)
     if _leans_back(head) or _content(head) < need:
         return None
     if len(head.split()) <= 3:  # a bare topic ("optimal partitioning tree")
