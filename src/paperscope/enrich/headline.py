@@ -44,7 +44,7 @@ _TIERS = [re.compile(_VOICE + r"(?P<verb>" + verbs + r")(?:e|es|ed|ing|s|y|ies|i
     r"curat|buil|(?<=contribution )(?:i)",
     r"stud|investigat|analy[sz]|examin|explor|revisit|characteri[sz]|focus(?:es)? on|approach|"
     r"consider|initiat",
-    r"provid|establish|deriv|offer|contribut")]
+    r"provid|establish|deriv|offer|contribut|giv")]
 # "X is proposed", "... is introduced": the passive voice at the start of a sentence
 _PASSIVE = re.compile(r"^(?P<obj>(?:a|an|the)\s.{5,160}?)\s+(?:is|are)\s+(?:proposed|introduced|"
                       r"presented|developed)\b", re.I)
@@ -148,23 +148,24 @@ def _abbreviated(text: str) -> str:
     return re.sub(r"\s((?:[\w-]+\s){1,7}?[\w-]+)\s\(([A-Za-z][\w-]{1,10})\)", short, text)
 
 
-def _fit(text: str, room: int, min_content: int) -> str | None:
-    """The whole phrase when it fits; else with defined abbreviations used, with a list of
-    modifiers cut to its first, or with "method that Vs" as "Ving"; else the longest prefix
-    ending at a phrase boundary that fits and still says something specific."""
+def _fits(text: str, room: int, min_content: int) -> list[str]:
+    """Ways to say `text` in `room` characters, best first: whole; with defined abbreviations
+    used; with "method that Vs" as "Ving"; with a list of modifiers cut to its first; then
+    prefixes ending at a phrase boundary, longest first, that still say something specific."""
+    out = []
     whole = _tidy(text)
     if len(whole) <= room:
-        return whole
+        out.append(whole)
     text = _tidy(_abbreviated(" " + text))
     if len(text) <= room:
-        return text
+        out.append(text)
     verb = as_gerund_phrase(text)
     if verb != text and len(verb) <= room and _content(verb) >= min_content:
-        return verb
+        out.append(verb)
     short = _tidy(_FIRST_OF_LIST.sub(lambda m: m.group(1), text))
     if len(short) <= room:
-        return short
-    best = None
+        out.append(short)
+    cuts = []
     for cut in soft_cuts(short):
         cut = _tidy(cut)
         words = cut.split()
@@ -176,8 +177,8 @@ def _fit(text: str, room: int, min_content: int) -> str | None:
             continue
         if len(cut) <= room and _content(cut) >= min_content and \
                 cut.rsplit(" ", 1)[-1].lower() not in OF_HEADS | DANGLING | _MODIFIERS:
-            best = cut
-    return best
+            cuts.append(cut)
+    return list(dict.fromkeys(out + cuts[::-1]))
 
 
 def _capital(text: str) -> str:
@@ -347,12 +348,52 @@ class _Named(Exception):
     """The named contribution's sentence does not say what it is."""
 
 
+# "by proposing X" inside a sentence, "our method can be seen as X", "two contributions: (1) X"
+_BY = re.compile(r"\bby (?:proposing|introducing|developing|presenting|designing)\s+", re.I)
+_OUR_IS = re.compile(r"\b(?:our|the proposed) (?:method|approach|framework|model|algorithm|technique)\s+"
+                     r"(?:can be (?:seen|viewed|interpreted|understood) as|is)\s+(?=an?\s)", re.I)
+_ENUMERATED = re.compile(r"\b(?:two|three|four|several) (?:main |key |major )?contributions?:\s*"
+                         r"(?:\(?(?:1|i|a)\)\s*)?", re.I)
+_AIMS = re.compile(r"\b(?:this (?:paper|work|study)|we) aims? to (?P<verb>[a-z]+)\s+", re.I)
+_KIND_TO_VERB = re.compile(r"^(?:(?:simple|novel|new|general|principled|efficient) )*(?:method|approach|"
+                           r"framework|technique|way|algorithm|strategy|scheme|procedure) to "
+                           r"(?P<v1>[a-z]+)(?: and (?P<v2>[a-z]+))? ")
+
+
+def _prepared(text: str) -> str:
+    """An object as it can stand alone: no citation, no aside, no determiner before a specific
+    phrase, no leading article or praise; "the use of X" is X; "a method to V X" is "Ving X"."""
+    obj = _LEAD.sub("", _unlean(_ASIDE.sub(r"\1 ", _CITATION.sub("", text))))
+    obj = re.sub(r"^(?:the )?use of ", "", obj)
+    m = _KIND_TO_VERB.match(obj)
+    if m and gerund(m.group("v1")) and m.group("v1") not in _GENERIC_VERB:
+        verbs = gerund(m.group("v1")) + (f" and {gerund(m.group('v2')) or m.group('v2')}" if m.group("v2") else "")
+        obj = f"{verbs} {obj[m.end():]}"
+    return obj
+
+
 def _objects(s: str, tier: int) -> list[str]:
     out = []
-    for m in _TIERS[tier].finditer(s):
-        obj = _LEAD.sub("", _unlean(_ASIDE.sub(r"\1 ", _CITATION.sub("", s[m.end():]))))  # "a strategy that, given a model, combines"
+    starts = list(_TIERS[tier].finditer(s))
+    if tier == 0:
+        starts += list(_BY.finditer(s)) + list(_ENUMERATED.finditer(s))
+    if tier == 2:
+        starts += list(_OUR_IS.finditer(s))
+    for m in starts:
+        obj = _prepared(s[m.end():])
+        infinitive = re.match(r"to ([a-z]+) (?=\S)", obj)
+        if tier == 0 and infinitive and "verb" in m.groupdict() and m.group("verb").lower().startswith("propos"):
+            g = gerund(infinitive.group(1))  # "we propose to use RL to search ..." -> "Using RL to ..."
+            if g and infinitive.group(1) not in _GENERIC_VERB:
+                out.append(g + " " + obj[infinitive.end():])
+            continue
         if not _NOT_OBJECT.match(obj):
             out.append(obj)
+    if tier == 1:
+        for m in _AIMS.finditer(s):  # "This paper aims to understand X" -> "Understanding X"
+            g = gerund(m.group("verb"))
+            if g and m.group("verb") not in _GENERIC_VERB:
+                out.append(f"{g} {_prepared(s[m.end():])}")
     if tier == 0 and not out:
         p = _PASSIVE.match(_OPENING.sub("", s))
         if p:
@@ -400,14 +441,19 @@ def _checked(label: str | None) -> str | None:
     return label if reads_as_title(body, "intro", VERBS_S, named=": " in label) else None
 
 
-def _spelled(text: str, forms: dict[str, str], room: int, min_content: int) -> str | None:
-    """`text` fitted to `room`, with the abbreviations the abstract defines written out when
-    that still fits."""
+def _best(prefix: str, text: str, forms: dict[str, str], room: int, min_content: int) -> str | None:
+    """The first way to say `text` after `prefix` ("Name: " or "") that reads as a title: with
+    the abbreviations the abstract defines written out while that keeps most of it, else as
+    written."""
+    ways = []
     if forms:
-        longer = _fit(expand(text, forms), room, min_content)
-        if longer and len(longer) >= len(_tidy(text)) * 0.8:
-            return longer
-    return _fit(text, room, min_content)
+        spelled = expand(text, forms)
+        ways = [w for w in _fits(spelled, room, min_content) if len(w) >= len(_tidy(text)) * 0.8]
+    for way in ways + _fits(text, room, min_content):
+        label = _checked(prefix + (way if prefix else _capital(way)))
+        if label and _content(way) >= min_content:
+            return label
+    return None
 
 
 def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention], limit: int,
@@ -419,8 +465,7 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
         for desc in _named(obj, m.name, m.long, forms) + _subject(own[:3], m.name):
             if _content(desc) < 2 or _leans_back(desc):
                 continue
-            body = _spelled(desc, forms, limit - len(m.name) - 2, 2)
-            label = _checked(f"{m.name}: {body}" if body else None)
+            label = _best(f"{m.name}: ", desc, forms, limit - len(m.name) - 2, 2)
             if label:
                 return label
         if tier == 0:  # the paper's named contribution, not said here: the scored candidates know more
@@ -434,16 +479,14 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
             if rel and rel.group("verb") not in _GENERIC_VERB | _RESULT_VERBS and \
                     len(np_.split()) <= 4:  # "meta-dropout, which learns to perturb ..."
                 np_ = f"{np_} that {rel.group('verb')} {_end(rel.group('rest'))}"
-            body = _spelled(np_, forms, limit - len(late.group("name")) - 2, 2)
-            label = _checked(f"{_capital(late.group('name'))}: {body}" if body and _content(body) >= 2 else None)
+            label = _best(f"{_capital(late.group('name'))}: ", np_, forms, limit - len(late.group("name")) - 2, 2)
             if label:
                 return label
         ap = _APPOSITION.match(obj)
         if ap and len(ap.group("np").split()) <= 6:  # "covert malicious finetuning, a method to ..."
             np_, desc = _tidy(_LEAD.sub("", ap.group("np"))), _LEAD.sub("", _end(ap.group("desc")))
             if np_ and _content(desc) >= 2 and not _leans_back(desc + " " + np_):
-                body = _spelled(desc, forms, limit - len(np_) - 2, 2)
-                label = _checked(f"{_capital(np_)}: {body}" if body else None)
+                label = _best(f"{_capital(np_)}: ", desc, forms, limit - len(np_) - 2, 2)
                 if label:
                     return label
     head = _LEAD.sub("", _end(obj))
@@ -455,12 +498,10 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
     if len(head.split()) <= 3:  # a bare topic ("optimal partitioning tree")
         return None
     if tier == 0 and named:  # the name comes in a later sentence ("We name our model X")
-        body = _spelled(head, forms, limit - len(named[0].name) - 2, 3)
-        label = _checked(f"{named[0].name}: {body}" if body else None)
+        label = _best(f"{named[0].name}: ", head, forms, limit - len(named[0].name) - 2, 3)
         if label:
             return label
-    body = _spelled(head, forms, limit, need)
-    return _checked(_capital(body)) if body and _content(body) >= need else None
+    return _best("", head, forms, limit, need)
 
 
 _ARGUE = re.compile(r"\b(?:we|this (?:position )?(?:paper|piece|work)|our position is)\s+(?:\w+ly\s+)?"
