@@ -50,7 +50,9 @@ _PASSIVE = re.compile(r"^(?P<obj>(?:a|an|the)\s.{5,160}?)\s+(?:is|are)\s+(?:prop
                       r"presented|developed)\b", re.I)
 _OPENING = re.compile(r"^(?:(?:in this (?:paper|work)|here|to this end|finally|specifically),?\s+)", re.I)
 # an object that is no phrase to stand alone: a clause, an infinitive, a perspective
-_NOT_OBJECT = re.compile(r"(?:to|that|how|why|whether|what|when|if|an? (?:novel |new |different )?"
+_NOT_OBJECT = re.compile(r"(?:(?:compelling |new |strong |further |empirical |novel )*evidence|(?:the )?"
+                         r"case (?:of|where|when|in which)|to|that|how|why|whether|what|when|if|an? "
+                         r"(?:novel |new |different )?"
                          r"(?:perspective|view|look|lens)|(?:several|some|many|various) (?:insights?|"
                          r"ways?|results?))\b", re.I)
 # where a noun phrase ends: a clause, a result, a second verb
@@ -257,7 +259,8 @@ def _purpose(after: str) -> str | None:
     if m and m.group("verb") not in _GENERIC_VERB:
         verb = m.group("verb")
         g = verb if verb.endswith("ing") else gerund(verb) if verb.endswith("s") else None
-        if g and g not in ("being", "having", "using", "including", "resulting", "leading"):
+        if g and g not in ("being", "having", "using", "including", "resulting", "leading", "featuring",
+                           "comprising", "containing", "consisting"):
             return f"{g} {_end(m.group('rest'))}"
     return None
 
@@ -339,7 +342,7 @@ def _subject(sentences: list[str], name: str) -> list[str]:  # noqa: C901
 
 
 _ASIDE = re.compile(r"\b(that|which), [^,]{3,60}, ")
-_NAME_AFTER = re.compile(r"^(?P<np>[^,;:]{5,90}), (?P<name>[A-Z][\w-]{2,20}|[a-z]+-[a-z][\w-]*), "
+_NAME_AFTER = re.compile(r"^(?P<np>[^,;:]{5,90}), (?P<name>[A-Z][\w-]{2,20}|[a-z]+-[\w-]+), "
                          r"(?P<rest>(?:which|that|a|an|to|for)\b.*)$")
 _CITATION = re.compile(r"\s*\([^()]*\b(?:19|20)\d\d[a-z]?\)")
 
@@ -372,7 +375,10 @@ def _prepared(text: str) -> str:
     return obj
 
 
-def _objects(s: str, tier: int) -> list[str]:
+def _objects(s: str, tier: int, deferred: list[str] | None = None) -> list[str]:
+    """The objects of the authors' verbs of `tier` in sentence `s`; weaker ones ("we propose to
+    V X") go to `deferred`, read after every sentence."""
+    deferred = [] if deferred is None else deferred
     out = []
     starts = list(_TIERS[tier].finditer(s))
     if tier == 0:
@@ -385,7 +391,7 @@ def _objects(s: str, tier: int) -> list[str]:
         if tier == 0 and infinitive and "verb" in m.groupdict() and m.group("verb").lower().startswith("propos"):
             g = gerund(infinitive.group(1))  # "we propose to use RL to search ..." -> "Using RL to ..."
             if g and infinitive.group(1) not in _GENERIC_VERB:
-                out.append(g + " " + obj[infinitive.end():])
+                deferred.append(g + " " + obj[infinitive.end():])
             continue
         if not _NOT_OBJECT.match(obj):
             out.append(obj)
@@ -393,7 +399,7 @@ def _objects(s: str, tier: int) -> list[str]:
         for m in _AIMS.finditer(s):  # "This paper aims to understand X" -> "Understanding X"
             g = gerund(m.group("verb"))
             if g and m.group("verb") not in _GENERIC_VERB:
-                out.append(f"{g} {_prepared(s[m.end():])}")
+                deferred.append(f"{g} {_prepared(s[m.end():])}")
     if tier == 0 and not out:
         p = _PASSIVE.match(_OPENING.sub("", s))
         if p:
@@ -406,7 +412,7 @@ def headline(sentences: list[str], own_start: int, mentions: list[Mention], limi
     """The contribution sentence's object as a title, or None (see the module's text).
     `best`: the index of the sentence that states the contribution best (the TL;DR's), read
     first."""
-    names = [m for m in mentions if m.how != "variant"][:2]
+    names = [m for m in mentions if m.how != "variant" and not re.fullmatch(r"[A-Z]{2}[a-z]{3,}", m.name)][:2]
     named = [m for m in names if m.how in _NAMING]
     own = sentences[own_start:]
     del best  # the TL;DR's sentence is often a detail; the first "we propose" states the paper
@@ -420,14 +426,19 @@ def _first(sentences: list[str], own: list[str], names: list[Mention], named: li
            forms: dict[str, str] | None) -> str | None:
     order = [(i, tier) for i in range(len(own)) for tier in range(3)] if ORDER == "sentence" else \
         [(i, tier) for tier in range(3) for i in range(len(own))]
+    deferred: list[str] = []
     for i, tier in order:
         s = own[i]
         at = sentences.index(s)
         later = [m for m in named if m.sentence > at]
-        for obj in _objects(s, tier):
+        for obj in _objects(s, tier, deferred):
             label = _from_object(obj, tier, names, later, limit, forms or {}, own)
             if label:
                 return label
+    for obj in deferred:
+        label = _from_object(obj, 1, names, [], limit, forms or {}, own)
+        if label:
+            return label
     return None
 
 
@@ -435,13 +446,15 @@ ORDER = "sentence"
 
 
 def _checked(label: str | None) -> str | None:
-    if not label or label_breaks(label):
+    if not label or label_breaks(label) or re.search(r"\b(?:of|in|on|for|to|with|the|a|an) (?:of|in|on|"
+                                                     r"for|to|with|by)\b", label):  # "of the in the"
         return None
     body = label.split(": ", 1)[-1]
     return label if reads_as_title(body, "intro", VERBS_S, named=": " in label) else None
 
 
-def _best(prefix: str, text: str, forms: dict[str, str], room: int, min_content: int) -> str | None:
+def _best(prefix: str, text: str, forms: dict[str, str], room: int, min_content: int,
+          whole: bool = False) -> str | None:
     """The first way to say `text` after `prefix` ("Name: " or "") that reads as a title: with
     the abbreviations the abstract defines written out while that keeps most of it, else as
     written."""
@@ -450,6 +463,8 @@ def _best(prefix: str, text: str, forms: dict[str, str], room: int, min_content:
         spelled = expand(text, forms)
         ways = [w for w in _fits(spelled, room, min_content) if len(w) >= len(_tidy(text)) * 0.8]
     for way in ways + _fits(text, room, min_content):
+        if whole and len(way.split()) < 0.6 * len(_tidy(_abbreviated(" " + text)).split()):
+            continue
         label = _checked(prefix + (way if prefix else _capital(way)))
         if label and _content(way) >= min_content:
             return label
@@ -462,12 +477,16 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
         at = obj.find(m.name)
         if at < 0 or len(obj[:at].split()) > 16 or ": " in obj[:at]:
             continue
-        for desc in _named(obj, m.name, m.long, forms) + _subject(own[:3], m.name):
-            if _content(desc) < 2 or _leans_back(desc):
-                continue
-            label = _best(f"{m.name}: ", desc, forms, limit - len(m.name) - 2, 2)
-            if label:
-                return label
+        descs = [d for d in _named(obj, m.name, m.long, forms) + _subject(own[:3], m.name)
+                 if _content(d) >= 2 and not _leans_back(d)]
+        head = _LEAD.sub("", _end(obj))
+        if m.name not in head and _content(head) >= 3 and not _leans_back(head):
+            descs.append(head)  # "a network architecture based on X, ..., dubbed Wukong"
+        for whole in (True, False):  # a description said whole before one that had to be cut
+            for desc in descs:
+                label = _best(f"{m.name}: ", desc, forms, limit - len(m.name) - 2, 2, whole)
+                if label:
+                    return label
         if tier == 0:  # the paper's named contribution, not said here: the scored candidates know more
             raise _Named
         return None

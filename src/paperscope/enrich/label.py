@@ -254,8 +254,7 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
         lead = headline(doc.sentences, doc.own_start, mentions, room, long_forms(doc.sentences), best)
     if lead and len(lead.split(": ", 1)[-1].split()) <= SHORT_HEADLINE and not lead.startswith("Position: "):
         pool = candidates(doc, mentions, tldr, limit, paper_type, keyphrases)  # what is it about?
-        topics = [t for t in pool.topics if topic_ok(t)] if ": " in lead else []
-        for problem_np in pool.problems + topics:
+        for problem_np in pool.problems:
             longer = with_problem(lead, "name" if ": " in lead else "intro", problem_np, room, False)
             if longer != lead:
                 return longer
@@ -287,7 +286,9 @@ def candidates(doc: Doc, mentions: list[Mention], tldr: str, limit: int = MAX_LA
         pool.problems = [p for p in (problem(doc.sentences[1:], forms, weights, doc.text),) if p]
     pool.key_words = content_words(expand(" ".join((keyphrases or [])[:KEY_PHRASES]), forms))
     pool.lead_words = content_words(" ".join(spelled[:2]))
-    primary = _primary(mentions)
+    # an abbreviation the background defines ("dynamical systems reconstruction (DSR)") is the
+    # field's term, not the paper's name
+    primary = _primary([m for m in mentions if not (m.how == "acronym" and m.sentence < doc.own_start)])
     named = " ".join(t for t in ((primary.desc, primary.long, primary.rel) if primary else ()) if t)
     pool.word_features = word_features(spelled, doc.own_start, tldr, keyphrases or [], named, forms)
     if primary and not pool.position:
