@@ -254,7 +254,8 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
         lead = headline(doc.sentences, doc.own_start, mentions, room, long_forms(doc.sentences), best)
     if lead and len(lead.split(": ", 1)[-1].split()) <= SHORT_HEADLINE and not lead.startswith("Position: "):
         pool = candidates(doc, mentions, tldr, limit, paper_type, keyphrases)  # what is it about?
-        for problem_np in pool.problems:
+        topics = [t for t in pool.topics if topic_ok(t)] if ": " in lead else []
+        for problem_np in pool.problems + topics:
             longer = with_problem(lead, "name" if ": " in lead else "intro", problem_np, room, False)
             if longer != lead:
                 return longer
