@@ -41,7 +41,7 @@ from .text import Doc
 from .tldr import best_sentence
 
 # Bump when the derivation changes, so stored facts can be recomputed (see enrich/refresh.py).
-FACTS_VERSION = "6"
+FACTS_VERSION = "7"
 
 FACT_KEYS = ("label", "methods", "tldr", "code_urls", "links", "paper_type",
              "paper_type_confidence", "keyphrases", "artifacts")
