@@ -110,13 +110,11 @@ def main() -> int:
         load = os.getloadavg()[0]
     except OSError:
         load = None
-    import subprocess
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from _run_info import run_info
 
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip()
     result = {
-        "command": "benchmarks/enrich_speed.py", "git_commit": commit,
-        "data": "icml2024_events/icml2024_events.json (Poster events)",
+        **run_info({"icml2024": "icml2024_events/icml2024_events.json (Poster events)"}, "numpy"),
         "papers": len(papers),
         "target_s": TARGET_S,
         "title_less": title_less,
