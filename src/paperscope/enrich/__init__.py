@@ -11,7 +11,10 @@ Modules:
     describe.py     what the text says a named thing is
     phrases.py      shallow phrase structure: objects of "we propose ...", clause cuts
     rules.py        what a reader accepts as a label or a TL;DR, as checks
-    label.py        the title-less label: candidates, their score, the best one
+    headline.py     the title-less label from the contribution sentence: "Name: what it is" or
+                    the object of "we propose / study ...", cut only at phrase boundaries
+    label.py        the title-less label: the headline first, else candidates, their score,
+                    the best one
     compose.py      a descriptive label in place of a bare topic
     label_words.py  the label's word model: content words and the odds a title names them
     problem.py      the problem a paper works on, and a label extended with it
