@@ -31,10 +31,11 @@ _FINDING = re.compile(_WHO + r"(?:show|prove|demonstrate|find|argue|establish|de
                       r"characteri[sz]e|reveal|provide|give|obtain|extend|generali[sz]e|apply|adapt|"
                       r"improve|reformulate|cast|frame|recast|combine|leverage|use|employ|exploit|"
                       r"initiate|settle|resolve|solve|unify|bridge|connect|relate|model|learn|train|"
-                      r"answer)(?:s|es|d|ed)?\b", re.I)
+                      r"answer|discover|observe|uncover|pinpoint|highlight)(?:s|es|d|ed)?\b", re.I)
 # the authors naming their problem: less than a finding, more than background
 _PROBLEM = re.compile(_WHO + r"(?:study|studie|investigate|analy[sz]e|explore|examine|address|"
-                      r"tackle|consider|focus|aim)(?:s|es|d|ed)?\b", re.I)
+                      r"tackle|consider|focus|aim)(?:s|es|d|ed)?\b|\bour (?:main )?(?:goal|aim|objective|"
+                      r"purpose)(?: in this (?:paper|work))? is to\b", re.I)
 _OPENERS = re.compile(r"^(?:in this (?:paper|work)|here,? we|this (?:paper|work)|to (?:address|"
                       r"tackle|overcome|fill|bridge|solve|mitigate|this end)|we )", re.I)
 _PAPER = re.compile(r"^(?:in )?this (?:paper|work|study)\b|^here,? we\b", re.I)
@@ -61,7 +62,8 @@ _RESULTS = re.compile(r"\b(?:experiments?|empirical(?:ly)?|results?|evaluations?
 _SECONDARY = re.compile(r"(?:furthermore|moreover|additionally|in addition|further|besides|also|"
                         r"finally|lastly|for (?:example|instance)|as a (?:consequence|result|by-?product|special "
                         r"case)|subsequently|second(?:ly)?|third(?:ly)?)\b|\(?(?:\d|i+|[a-e])\)", re.I)
-_DETAIL = re.compile(r"(?:specifically|in particular|more specifically|concretely)\b", re.I)
+_DETAIL = re.compile(r"(?:specifically|in particular|more specifically|concretely|first(?:ly)?,|"
+                     r"(?:in this (?:paper|work),? )?we first\b)", re.I)
 _SECONDARY_IN = re.compile(r"\bwe (?:also|further|additionally|finally)\b|;\s*\(?(?:2|ii|b)\)", re.I)
 _HOUSEKEEPING = re.compile(r"https?:|www\.|\bcode (?:is|and|will be)\b|\bavailable (?:at|on)\b|"
                            r"\bgithub\b|\bopen-?source[sd]?\b", re.I)
@@ -69,6 +71,9 @@ _HOUSEKEEPING = re.compile(r"https?:|www\.|\bcode (?:is|and|will be)\b|\bavailab
 MAX_CHARS = 400
 
 
+_WE_START = re.compile(r"(?:we|this (?:paper|work|study))\s+(?!also\b|believe\b|hope\b|expect\b|"
+                       r"conjecture\b|leave\b|discuss\b)[a-z]+\b", re.I)
+_HOWEVER_WE = re.compile(r"however,?\s+(?:[^,]{0,60},\s*)?we\b", re.I)
 _HOUSEKEEPING_HINTS = ("http", "www.", "code", "available", "github", "source")
 
 
@@ -124,8 +129,11 @@ def _features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool
             score += 1.0
             if i <= doc.own_start:
                 opening.append(i)
+        elif _WE_START.match(_LEAD_CLAUSE.sub("", s, count=1)):  # "We optimize X by ...": the authors
+            score += 0.5 if i <= doc.own_start else 0.0
         else:
             score -= 1.5  # no one says what the paper does
+        said = score > 0
         if _OPENERS.search(s) or _OPENERS.search(_LEAD_CLAUSE.sub("", s, count=1)):
             score += 1.3 if _PAPER.search(s) else 0.8
         if any(rx.search(s) for rx in names):
@@ -133,7 +141,7 @@ def _features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool
         if any(w in low for w in _NOVEL_HINTS) and _NOVEL.search(s):
             score += 0.4
         background, results, housekeeping = _background(s, low), _results(s, low), _housekeeping(s)
-        if background:
+        if background and not (said and _HOWEVER_WE.match(s)):  # "However, we find ..." is theirs
             score -= 1.5
         if results:
             score -= 1.0
@@ -263,13 +271,20 @@ _ASIDE = re.compile(r",\s*(?:in|within|under|for|with|on|at|from|given|using|lik
                     r"despite|beyond|unlike) (?:this|these|those|the above|the same)\b[^,]{0,50},\s*", re.I)
 
 
+# verbs that need what they report: "we demonstrate." is no sentence
+_REPORTING = frozenset("""show shows demonstrate demonstrates find finds prove proves argue argues
+observe observes reveal reveals establish establishes suggest suggests note notes conclude concludes
+discover discovers verify verifies confirm confirms illustrate illustrates highlight highlights
+believe hypothesize claim claims study studies investigate investigates""".split())
+
+
 def _rewrite(sentence: str) -> tuple[str, float]:
     """`self_contained` and the share of the sentence's words it kept."""
     s = _lead_off(sentence, keep_paper=False)
     t = _by_doing(s)
     s = t if t != s else _lead_off(sentence)
     s = re.split(r"(?<=[.:])\s+[-–•*]\s+", s, maxsplit=1)[0]  # a list run into the sentence
-    s = re.sub(r"\bsuch (?!as\b|that\b)(?=[a-z])", "", s)  # "such limited flexibility"
+    s = re.sub(r"\bsuch (?=an? )", "", s)  # "for such a characterization"
     s = _ASIDE.sub(" ", s)
     total = max(len(s.split()), 1)
     refs = unresolved_refs(s)
@@ -277,7 +292,8 @@ def _rewrite(sentence: str) -> tuple[str, float]:
         m = refs[0]
         cuts = [c.start() for c in _BACKREF_CUT.finditer(s[:m.start()])]
         cuts = [c for c in cuts if len(s[:c].split()) >= 5 and
-                s[:c].rsplit(" ", 1)[-1].lower() not in DANGLING and not _OPEN_CLAUSE.search(s[:c])]
+                s[:c].rsplit(" ", 1)[-1].lower() not in DANGLING | _REPORTING and
+                not _OPEN_CLAUSE.search(s[:c])]
         if cuts:
             s = s[:cuts[-1]].rstrip(" ,;:.") + "."
     return s, len(s.split()) / total
@@ -299,7 +315,7 @@ def _names_only(text: str) -> bool:
         return False
     obj = re.sub(r"\([^()]*\)", " ", m.group(1)).rstrip(" .")
     words = [w for w in re.findall(r"[\w'-]+", obj)]
-    if len(words) > 6 or re.search(r"\b(?:for|to|that|which|who|of|on|in|with|by|via|based|using|"
+    if len(words) > 10 or re.search(r"\b(?:for|to|that|which|who|of|on|in|with|by|via|based|using|"
                                    r"where|whose|as|from|through|over|into)\b", obj, re.I):
         return False
     content = [w for w in words if w.lower() not in STOP_WORDS and
@@ -309,6 +325,9 @@ def _names_only(text: str) -> bool:
     return len(content) <= 4
 
 
+# hopes and outlooks say nothing about what the method does
+_OUTLOOK = re.compile(r"(?:we|our work|this work|this paper) (?:\w+ )?(?:believe|hope|expect|envision|"
+                      r"anticipate|leave|plan)\b", re.I)
 # a lone mathematical symbol the TL;DR would have to define
 _SYMBOL = re.compile(r"(?<=\s)[Α-Ωα-ω](?=[\s,.;:])")
 # a next sentence that says what the method just introduced is or does
@@ -330,7 +349,7 @@ def _candidate(doc: Doc, i: int, feats: list) -> tuple[float, str]:
         thin = True
     if thin and not (set(broken) - {"thin"}) and "…" not in text and i + 1 < len(doc.sentences):
         nxt = doc.sentences[i + 1]
-        if not any(feats[i + 1][1:]):
+        if not any(feats[i + 1][1:]) and not _OUTLOOK.match(nxt):
             longer = f"{text} {_lead_off(nxt)}"
             if len(longer) <= MAX_CHARS and not tldr_breaks(longer):
                 return score + 0.5, longer  # what it is, then what it does
