@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ..words import STOP_WORDS
+from ..words import STOP_WORDS, prose_words
 from .rules import DANGLING, tldr_breaks, unresolved_refs
 from .text import Doc
 
@@ -314,7 +314,7 @@ def _names_only(text: str) -> bool:
     if not m:
         return False
     obj = re.sub(r"\([^()]*\)", " ", m.group(1)).rstrip(" .")
-    words = [w for w in re.findall(r"[\w'-]+", obj)]
+    words = prose_words(obj)
     if len(words) > 10 or re.search(r"\b(?:for|to|that|which|who|of|on|in|with|by|via|based|using|"
                                    r"where|whose|as|from|through|over|into)\b", obj, re.I):
         return False
