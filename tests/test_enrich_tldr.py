@@ -130,3 +130,24 @@ def test_experiments_do_not_make_the_tldr():
             "We test our method on a wide array of experiments spanning tabular and image data, "
             "several architectures and loss functions.")
     assert tldr(text).startswith("We introduce NoiseRank, a loss that reweights")
+
+
+def test_an_opening_clause_never_swallows_the_main_clause():
+    text = ("Neural processes complete images from a few observed pixels. Which pixels they "
+            "observe is usually chosen at random. "
+            "To this end we develop the Pixel Choice Autoencoder (PCA-VAE), an amortised "
+            "variational framework that learns which pixels to observe together with the model. "
+            "It fits better models on several image datasets.")
+    got = tldr(text)
+    assert got.startswith("We develop the Pixel Choice Autoencoder (PCA-VAE), an amortised"), got
+
+
+def test_a_reporting_verb_does_not_end_a_tldr():
+    text = ("Linearizing activations speeds up private inference. "
+            "In this paper, we demonstrate that such computational benefits may lead to increased "
+            "fairness costs. "
+            "We find that removing ReLU activations lowers the accuracy of minority groups far "
+            "more than that of majority groups.")
+    got = tldr(text)
+    assert not got.rstrip(".").endswith("demonstrate") and not tldr_breaks(got), got
+    assert "minority groups" in got, got

@@ -165,6 +165,7 @@ _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitat
 
 
 _DEFINED_HERE = re.compile(r"[\w\s-]{0,40}?(?:,\s*)?(?:i\.e\.|namely\b|:(?!\s*we\b))")
+_POST_MODIFIER = frozenset("of which who whose that in with from for on at under without".split())
 _REF_HINTS = ("this", "these", "those", "such", "above", "former", "latter", "said", "same",
               "both", "earlier", "before")
 
@@ -185,6 +186,9 @@ def unresolved_refs(text: str) -> tuple[re.Match, ...]:
         noun = [w for w in after[:2] if w.lower() not in STOP_WORDS]
         if _DEFINED_HERE.match(masked, m.end()):  # "this question, i.e., how to ..."
             continue
+        if m.group().lower() == "those" and after and (after[0].lower().endswith("ed") or
+                                                        after[0].lower() in _POST_MODIFIER):
+            continue  # "comparable to those achieved by ...", "those of the teacher"
         if m.group().lower().startswith("the "):  # "the same problem": its own last word
             noun = [m.group().split()[-1]]
         if not noun or not any(_stem(w) in before for w in noun[:1 if m.group().lower().startswith("the ") else 2]):

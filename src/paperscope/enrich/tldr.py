@@ -17,12 +17,13 @@ from .rules import DANGLING, tldr_breaks, unresolved_refs
 from .text import Doc
 
 # the authors speaking, the verb within a few words: "we then propose", "this paper presents"
-_WHO = r"\b(?:we|this (?:paper|work|study|article)|our (?:paper|work|study))(?:\s+(?!that\b|the\b|an?\b|our\b|its\b|their\b)[\w-]+){0,3}?\s+"
+_WHO = (r"\b(?:we|this (?:paper|work|study|article)|our (?:paper|work|study))(?:,[^,]{1,40},)?"
+        r"(?:\s+(?!that\b|the\b|an?\b|our\b|its\b|their\b)[\w-]+){0,3}?\s+")
 _CONTRIB = re.compile(_WHO + r"(?:propose|introduce|present|develop|design|devise|build|construct|"
                       r"create|release|formulate|put forward|offer|contribute)s?\b|"
                       r"\bwe have (?:\w+ )?(?:proposed|introduced|presented|developed|designed|built|"
                       r"created)\b|"
-                      r"\bour (?:main )?(?:contributions?|results?) (?:is|are)\b|"
+                      r"\bour (?:main )?contributions? (?:is|are)\b|"
                       r"\bwe (?:improve|extend|enhance|advance|address|tackle|solve|overcome|"
                       r"mitigate|close|bridge|fill|generali[sz]e|augment|strengthen|revisit|rethink)\w* "
                       r"[^.;]{0,80}?\bby (?:introducing|proposing|developing|designing)\b", re.I)
@@ -186,14 +187,15 @@ def shorten(sentence: str, limit: int = MAX_CHARS) -> str:
 # "To address these challenges, we propose X" -> "We propose X". An opening clause is only taken
 # off up to its comma; a connective word may stand without one ("Specifically we ...").
 _LEAD_CLAUSE = re.compile(
-    r"^(?:(?:(?:to|in order to) [^,]{2,120}|towards? (?:this|that) end|in (?:response|light of|"
+    r"^(?:(?!(?:[^,]*?\s)?we\s)(?:(?:to|in order to) [^,]{2,120}|towards? (?:this|that) end|in (?:response|light of|"
     r"contrast|this (?:context|setting|regard))[^,]{0,80}|regarding [^,]{2,80}|"
     r"(?:motivated|inspired|guided|driven) by [^,]{2,160}|(?:building|based) (?:on|upon) [^,]{2,120}|"
     r"from (?:this|these|that) [^,]{1,60}|given (?:this|these|that) [^,]{1,60}|with (?:this|these) "
     r"[^,]{1,60}|under (?:this|these)(?: [^,]{1,60})?|unlike [^,]{2,80}|(?:acknowledging|recogni[sz]ing|"
     r"considering|noting) [^,]{2,160}|in support of [^,]{2,40}|[a-z]+ing (?:this|these|those|such|the "
     r"above|the aforementioned)(?: (?!we\b)[\w-]+){1,3}|going (?:further|beyond)|beyond (?:this|that))\s*,|"
-    r"(?:however|moreover|furthermore|further|additionally|in addition|thus|therefore|hence|"
+    r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose|"
+    r"however|moreover|furthermore|further|additionally|in addition|thus|therefore|hence|"
     r"consequently|accordingly|instead|then|finally|(?:more )?specifically|concretely|notably|"
     r"importantly|also|here|second(?:ly)?|third(?:ly)?|first(?:ly)?|next|lastly|overall|"
     r"subsequently|in particular|as a result|as such|in this (?:paper|work|study)|"
@@ -257,7 +259,7 @@ _AND_DO = re.compile(r"^(we) (?:\w+ )?(?:address|tackle|solve|overcome|mitigate|
 def _by_doing(s: str) -> str:
     s = _AND_DO.sub(r"\1 ", s, count=1)
     m = _BY_DOING.match(s)
-    if not m:
+    if not m or re.search(r"\band by \w+ing\b", s[m.end():]):  # "by X-ing ..., and by Y-ing": leave it
         return s
     subject = m.group(1)
     verb = _verb(m.group(2).lower())
