@@ -65,3 +65,24 @@ def test_the_studied_object_without_its_clause():
     text = BACKGROUND + ("In this work, we study the learnability of dynamical systems over multilayer "
                          "networks, which are more realistic and challenging. We give bounds.")
     assert label_of(text) == "Learnability of dynamical systems over multilayer networks"
+
+
+def test_results_and_overviews_are_not_what_the_paper_offers():
+    from paperscope.enrich.headline import headline
+    from paperscope.enrich.text import Doc
+
+    for sentence in ("We present extensive numerical results obtained from experiments on clusters.",
+                     "We provide an overview of common practices in graph classification."):
+        doc = Doc.of(BACKGROUND + sentence)
+        assert headline(doc.sentences, doc.own_start, [], MAX_LABEL_CHARS) is None
+    doc = Doc.of(BACKGROUND + "We present a scheduler for parameter servers learned from cluster traces.")
+    assert headline(doc.sentences, doc.own_start, [], MAX_LABEL_CHARS) == \
+        "Scheduler for parameter servers learned from cluster traces"
+
+
+def test_a_cut_never_ends_on_a_word_waiting_for_its_complement():
+    from paperscope.enrich.headline import _checked
+
+    assert _checked("GENESIS: object-centric generative model of 3D visual scenes capable") is None
+    assert _checked("Adversarial attack based on the exploitation of class-wise") is None
+    assert _checked("GENESIS: object-centric generative model of 3D visual scenes") is not None

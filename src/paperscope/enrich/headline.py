@@ -50,7 +50,10 @@ _PASSIVE = re.compile(r"^(?P<obj>(?:a|an|the)\s.{5,160}?)\s+(?:is|are)\s+(?:prop
                       r"presented|developed)\b", re.I)
 _OPENING = re.compile(r"^(?:(?:in this (?:paper|work)|here|to this end|finally|specifically),?\s+)", re.I)
 # an object that is no phrase to stand alone: a clause, an infinitive, a perspective
-_NOT_OBJECT = re.compile(r"(?:(?:compelling |new |strong |further |empirical |novel )*evidence|(?:the )?"
+_NOT_OBJECT = re.compile(r"(?:(?:extensive |numerical |experimental |empirical |comprehensive |detailed |"
+                         r"an? |several |some )*(?:results|experiments|evaluations?|overview|perspective|"
+                         r"insights?|discussions?|intriguing|analyses)\b|"
+                         r"(?:compelling |new |strong |further |empirical |novel )*evidence|(?:the )?"
                          r"case (?:of|where|when|in which)|to|that|how|why|whether|what|when|if|an? "
                          r"(?:novel |new |different )?"
                          r"(?:perspective|view|look|lens)|(?:several|some|many|various) (?:insights?|"
@@ -446,6 +449,9 @@ ORDER = "sentence"
 
 
 def _checked(label: str | None) -> str | None:
+    last = (label or "").rsplit(" ", 1)[-1].lower()
+    if last in ("capable", "able", "hundreds", "thousands", "dozens", "millions") or last.endswith("-wise"):
+        return None  # a cut that left a word waiting for its "of" ("... capable", "... class-wise")
     if not label or label_breaks(label) or re.search(r"\b(?:of|in|on|for|to|with|the|a|an) (?:of|in|on|"
                                                      r"for|to|with|by)\b", label):  # "of the in the"
         return None
