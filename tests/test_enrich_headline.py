@@ -86,3 +86,9 @@ def test_a_cut_never_ends_on_a_word_waiting_for_its_complement():
     assert _checked("GENESIS: object-centric generative model of 3D visual scenes capable") is None
     assert _checked("Adversarial attack based on the exploitation of class-wise") is None
     assert _checked("GENESIS: object-centric generative model of 3D visual scenes") is not None
+
+
+def test_a_lower_case_name_after_called_names_the_label():
+    text = BACKGROUND + ("In this paper, we propose a simple modification to causal language modeling "
+                         "called conditional finetuning, which conditions on a context. It works.")
+    assert label_of(text) == "Conditional finetuning: modification to causal language modeling"

@@ -21,6 +21,7 @@ NAMED_RULES = {
     ("enrich/rules.py", "OPENERS"): "words a label may not open with (connectives, pronouns)",
     ("enrich/rules.py", "DANGLING"): "words a label may not end with",
     ("enrich/rules.py", "_FIRST_WORD"): "a label's words for its rules: apostrophes kept, any script",
+    ("enrich/rules.py", "_POST_MODIFIER"): "words that open a modifier after a TL;DR's referring noun",
     ("enrich/cues.py", "CONNECT"): "words that connect a name to its description",
     ("enrich/artifacts.py", "runs"): "literal runs of a gazetteer regex, not prose",
     ("enrich/artifacts.py", "needle"): "literal runs of a gazetteer regex, not prose",
