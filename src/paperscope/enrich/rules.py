@@ -165,6 +165,7 @@ _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitat
 
 
 _DEFINED_HERE = re.compile(r"[\w\s-]{0,40}?(?:,\s*)?(?:i\.e\.|namely\b|:(?!\s*we\b))")
+_POST_MODIFIER = frozenset("of which who whose that in with from for on at under without".split())
 _REF_HINTS = ("this", "these", "those", "such", "above", "former", "latter", "said", "same",
               "both", "earlier", "before")
 
@@ -186,7 +187,7 @@ def unresolved_refs(text: str) -> tuple[re.Match, ...]:
         if _DEFINED_HERE.match(masked, m.end()):  # "this question, i.e., how to ..."
             continue
         if m.group().lower() == "those" and after and (after[0].lower().endswith("ed") or
-                                                        after[0].lower() in STOP_WORDS):
+                                                        after[0].lower() in _POST_MODIFIER):
             continue  # "comparable to those achieved by ...", "those of the teacher"
         if m.group().lower().startswith("the "):  # "the same problem": its own last word
             noun = [m.group().split()[-1]]
