@@ -151,3 +151,12 @@ def test_a_reporting_verb_does_not_end_a_tldr():
     got = tldr(text)
     assert not got.rstrip(".").endswith("demonstrate") and not tldr_breaks(got), got
     assert "minority groups" in got, got
+
+
+def test_a_purpose_clause_that_points_back_is_dropped_and_the_rest_kept():
+    text = ("Rising bandits model options that improve each time they are chosen. Earlier work "
+            "studied their regret. "
+            "We propose two algorithms to tackle the above-mentioned setting, namely R-UCB, which "
+            "uses optimistic estimates, and R-SR, which rejects options one by one.")
+    got = tldr(text)
+    assert got.startswith("We propose two algorithms, namely R-UCB, which uses optimistic"), got

@@ -61,6 +61,7 @@ _RESULTS = re.compile(r"\b(?:experiments?|empirical(?:ly)?|results?|evaluations?
                       re.I)
 # a side remark or a detail of the main contribution, not the contribution itself
 _SECONDARY = re.compile(r"(?:furthermore|moreover|additionally|in addition|further|besides|also|"
+                        r"concurrently|meanwhile|simultaneously|"
                         r"finally|lastly|for (?:example|instance)|as a (?:consequence|result|by-?product|special "
                         r"case)|subsequently|second(?:ly)?|third(?:ly)?)\b|\(?(?:\d|i+|[a-e])\)", re.I)
 _DETAIL = re.compile(r"(?:specifically|in particular|more specifically|concretely|first(?:ly)?,|"
@@ -194,7 +195,8 @@ _LEAD_CLAUSE = re.compile(
     r"[^,]{1,60}|under (?:this|these)(?: [^,]{1,60})?|unlike [^,]{2,80}|(?:acknowledging|recogni[sz]ing|"
     r"considering|noting) [^,]{2,160}|in support of [^,]{2,40}|[a-z]+ing (?:this|these|those|such|the "
     r"above|the aforementioned)(?: (?!we\b)[\w-]+){1,3}|going (?:further|beyond)|beyond (?:this|that))\s*,|"
-    r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose|"
+    r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose|concurrently|"
+    r"meanwhile|particularly|simultaneously|on the other hand|in turn|"
     r"however|moreover|furthermore|further|additionally|in addition|thus|therefore|hence|"
     r"consequently|accordingly|instead|then|finally|(?:more )?specifically|concretely|notably|"
     r"importantly|also|here|second(?:ly)?|third(?:ly)?|first(?:ly)?|next|lastly|overall|"
@@ -280,6 +282,12 @@ discover discovers verify verifies confirm confirms illustrate illustrates highl
 believe hypothesize claim claims study studies investigate investigates""".split())
 
 
+# a purpose clause that points back: "We propose X to tackle the above-mentioned setting, namely"
+_PURPOSE_REF = re.compile(r"\s(?:in order )?to (?:address|tackle|solve|overcome|handle|mitigate|alleviate|"
+                          r"remedy|resolve|fill|bridge|close) (?:this|these|those|the above(?:-mentioned)?|"
+                          r"the aforementioned|such|both)\b[^,.;]{0,50}(?=[,;]\s)", re.I)
+
+
 def _rewrite(sentence: str) -> tuple[str, float]:
     """`self_contained` and the share of the sentence's words it kept."""
     s = _lead_off(sentence, keep_paper=False)
@@ -288,6 +296,7 @@ def _rewrite(sentence: str) -> tuple[str, float]:
     s = re.split(r"(?<=[.:])\s+[-–•*]\s+", s, maxsplit=1)[0]  # a list run into the sentence
     s = re.sub(r"\bsuch (?=an? )", "", s)  # "for such a characterization"
     s = _ASIDE.sub(" ", s)
+    s = _PURPOSE_REF.sub("", s)
     total = max(len(s.split()), 1)
     refs = unresolved_refs(s)
     if refs:
