@@ -119,6 +119,7 @@ def _features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool
         words = len(s.split())
         low = s.lower()
         speaks = "we" in low or "this" in low or "our" in low  # no one speaks otherwise
+        rest = _strip_lead(s)
         score = 0.0
         if speaks and _contributes(s):
             proposes = True
@@ -131,12 +132,12 @@ def _features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool
             score += 1.0
             if i <= doc.own_start:
                 opening.append(i)
-        elif _WE_START.match(_LEAD_CLAUSE.sub("", s, count=1)):  # "We optimize X by ...": the authors
+        elif _WE_START.match(rest):  # "We optimize X by ...": the authors
             score += 0.5 if i <= doc.own_start else 0.0
         else:
             score -= 1.5  # no one says what the paper does
         said = score > 0
-        if _OPENERS.search(s) or _OPENERS.search(_LEAD_CLAUSE.sub("", s, count=1)):
+        if _OPENERS.search(s) or _OPENERS.search(rest):
             score += 1.3 if _PAPER.search(s) else 0.8
         if any(rx.search(s) for rx in names):
             score += 1.5
@@ -188,7 +189,7 @@ def shorten(sentence: str, limit: int = MAX_CHARS) -> str:
 # "To address these challenges, we propose X" -> "We propose X". An opening clause is only taken
 # off up to its comma; a connective word may stand without one ("Specifically we ...").
 _LEAD_CLAUSE = re.compile(
-    r"^(?:(?!(?:[^,]*?\s)?we\s)(?:(?:to|in order to) [^,]{2,120}|towards? (?:this|that) end|in (?:response|light of|"
+    r"^(?:(?:(?:to|in order to) [^,]{2,120}|towards? (?:this|that) end|in (?:response|light of|"
     r"contrast|this (?:context|setting|regard))[^,]{0,80}|regarding [^,]{2,80}|"
     r"(?:motivated|inspired|guided|driven) by [^,]{2,160}|(?:building|based) (?:on|upon) [^,]{2,120}|"
     r"from (?:this|these|that) [^,]{1,60}|given (?:this|these|that) [^,]{1,60}|with (?:this|these) "
@@ -211,10 +212,23 @@ _OPEN_CLAUSE = re.compile(r"\b(?:that|whether|how|why|what)\s+(?!.*\b(?:is|are|w
                           r"may|might|will|would|has|have|had|do|does|\w+ed|\w+[^s]s)\b)[^,;]*$", re.I)
 
 
+def _strip_lead(s: str) -> str:
+    """`s` without its opening clause, unless that clause holds the authors' own ("To this end
+    we develop X, a ..." keeps it all)."""
+    m = _LEAD_CLAUSE.match(s)
+    if m and (" we " in m.group().lower() or m.group().lower().startswith("we ")):
+        m = _TO_THIS_END.match(s)  # "To this end we develop X, ...": only the connective
+    return s[m.end():] if m else s
+
+
+_TO_THIS_END = re.compile(r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose)"
+                          r"\s*,?\s*(?=\w)", re.I)
+
+
 def _lead_off(sentence: str, keep_paper: bool = True) -> str:
     s = re.sub(r"\s*\(\s*\)", "", sentence.strip())
     for step in range(3):  # "In this paper, inspired by X, we propose ..."
-        t = _LEAD_CLAUSE.sub("", s, count=1)
+        t = _strip_lead(s)
         if t == s:
             if keep_paper and step == 1 and _IN_THIS.match(sentence):
                 s = re.sub(r"\s*\(\s*\)", "", sentence.strip())  # "In this paper, we ..." reads well
@@ -339,6 +353,7 @@ def _names_only(text: str) -> bool:
 # hopes and outlooks say nothing about what the method does
 _OUTLOOK = re.compile(r"(?:we|our work|this work|this paper) (?:\w+ )?(?:believe|hope|expect|envision|"
                       r"anticipate|leave|plan)\b", re.I)
+_MAX_BONUS = 0.5  # a joined second sentence: the most a candidate gains over its score
 # a lone mathematical symbol the TL;DR would have to define
 _SYMBOL = re.compile(r"(?<=\s)[Α-Ωα-ω](?=[\s,.;:])")
 # a next sentence that says what the method just introduced is or does
@@ -363,13 +378,13 @@ def _candidate(doc: Doc, i: int, feats: list) -> tuple[float, str]:
         if not any(feats[i + 1][1:]) and not _OUTLOOK.match(nxt):
             longer = f"{text} {_lead_off(nxt)}"
             if len(longer) <= MAX_CHARS and not tldr_breaks(longer):
-                return score + 0.5, longer  # what it is, then what it does
+                return score + _MAX_BONUS, longer  # what it is, then what it does
     elif nxt and len(text) < 200 and not (broken or any(feats[i + 1][2:])) and \
             (_FINDING.search(nxt) or _contributes(nxt)) and unresolved_refs(nxt):
         # "We introduce a task ... We prove that gradient descent learns to solve this task ..."
         longer = f"{text} {_lead_off(nxt)}"
         if len(longer) <= MAX_CHARS and not tldr_breaks(longer):
-            return quality + 0.5, longer
+            return quality + _MAX_BONUS, longer
     if thin:
         quality -= 1.5
     symbol = _SYMBOL.search(text)
@@ -388,5 +403,11 @@ def best_sentence(doc: Doc, method_names: list[str]) -> str:
         return ""
     feats = _features(doc, method_names)
     order = sorted(range(len(feats)), key=lambda i: (-feats[i][0], i))[:5]
-    best = max((_candidate(doc, i, feats) for i in order), key=lambda c: c[0])
+    best = None
+    for i in order:
+        if best is not None and feats[i][0] + _MAX_BONUS <= best[0]:
+            break  # no later sentence can read better: none gains more than a join's bonus
+        c = _candidate(doc, i, feats)
+        if best is None or c[0] > best[0]:
+            best = c
     return best[1]
