@@ -13,13 +13,15 @@ Modules:
     rules.py        what a reader accepts as a label or a TL;DR, as checks
     headline.py     the title-less label from the contribution sentence: "Name: what it is" or
                     the object of "we propose / study ...", cut only at phrase boundaries
+    noun_phrase.py  where a noun phrase ends, cut to fit at a phrase boundary, leaning back
     label.py        the title-less label: the headline first, else candidates, their score,
                     the best one
     compose.py      a descriptive label in place of a bare topic
     label_words.py  the label's word model: content words and the odds a title names them
     problem.py      the problem a paper works on, and a label extended with it
-    position.py     does an abstract argue rather than report (position papers)
+    position.py     does an abstract argue rather than report (position papers); their label
     tldr.py         the sentence that says what the paper does
+    standalone.py   a sentence rewritten to stand alone (no opening clause that leans back)
     links.py        code and project links
     paper_type.py   method, benchmark, survey, theory, empirical or position paper
     keyphrases.py   keyphrases of one abstract
@@ -44,7 +46,7 @@ from .text import Doc
 from .tldr import best_sentence
 
 # Bump when the derivation changes, so stored facts can be recomputed (see enrich/refresh.py).
-FACTS_VERSION = "7"
+FACTS_VERSION = "8"
 
 FACT_KEYS = ("label", "methods", "tldr", "code_urls", "links", "paper_type",
              "paper_type_confidence", "keyphrases", "artifacts")

@@ -23,13 +23,13 @@ import re
 
 from ..words import FILLER_WORDS, STOP_WORDS
 from . import describe
-from .headline import headline, position_headline
+from .headline import headline
 from .compose import descriptive, is_bare, reads_as_title, trim_front
 from . import phrases as ph
 from .acronyms import expand, long_forms
 from .label_words import content_words, title_odds, weights_of, word_features
 from .methods import Mention
-from .position import is_position
+from .position import is_position, position_headline
 from .problem import OPENER, PAREN, lower_first, problem, topic_ok, with_problem
 from .rules import DANGLING, MAX_LABEL_CHARS, label_breaks
 from .text import Doc, is_coined, strip_markup

@@ -1,9 +1,13 @@
 """Does an abstract argue rather than report? A position paper ("Position: ...") is told by what
 it says of itself ("this position paper", "we argue", "we call on the community") and by how
-little it says about experiments: a weighted count of cues, fitted on development data."""
+little it says about experiments: a weighted count of cues, fitted on development data. Its label
+is "Position: <what the paper argues>" (`position_headline`)."""
 from __future__ import annotations
 
 import re
+
+from .noun_phrase import ASIDE, LEAD, capital, content, leans_back, tidy
+from .rules import label_breaks
 
 _POSITION = re.compile(r"position paper|this position|our position|we take the position|"
                        r"in this (?:piece|essay)", re.I)
@@ -38,3 +42,31 @@ def is_position(text: str, paper_type: str | None = None) -> bool:
     return paper_type == "position" or bool(_POSITION.search(text)) or \
         (paper_type not in (None, "method") and bool(_ADVOCATE.search(text))) or \
         position_score(text) >= POSITION_AT
+
+
+_ARGUE = re.compile(r"\b(?:we|this (?:position )?(?:paper|piece|work)|our position is)\s+(?:\w+ly\s+)?"
+                    r"(?:argue|contend|posit|advocate|urge|call)s?\s+"
+                    r"(?:that\s+|for\s+)?", re.I)
+
+
+def position_headline(sentences: list[str], limit: int) -> str | None:
+    """"Position: <what the paper argues>" for a position paper, from "we argue that S",
+    "we advocate for X" or "we propose X"; None when no such sentence reads as a title."""
+    room = limit - len("Position: ")
+    for s in sentences:
+        for m in _ARGUE.finditer(s):
+            rest = ASIDE.sub(r"\1 ", s[m.end():])
+            if re.match(r"(?:to|how|why|whether|what|a (?:new |novel )?(?:perspective|view))\b", rest, re.I):
+                continue
+            clause = re.split(r";|:\s|\s[-–—]+\s|---|,\s(?:and|but|which|while|as|since|because|"
+                              r"thereby|so)\b|\.(?:\s|$)", rest)[0]
+            text = tidy(LEAD.sub("", clause) if not m.group().rstrip().endswith("that") else clause)
+            if m.group().rstrip().endswith("for"):
+                text = "The case for " + text
+            if not text or len(text) > room or len(text.split()) < 4 or leans_back(text) or \
+                    content(text) < 3:
+                continue
+            label = f"Position: {capital(text)}"
+            if not label_breaks(label, position=True):
+                return label
+    return None

@@ -1,0 +1,192 @@
+"""Noun phrases as labels: where a phrase ends (a clause, a result, a second verb), how it is
+tidied and cut to fit a room at a phrase boundary, and whether it leans on earlier text ("this
+problem", "their scaling"). Shared by the headline (headline.py) and the position paper's label
+(position.py).
+"""
+from __future__ import annotations
+
+import re
+
+from ..words import FILLER_WORDS, STOP_WORDS
+from .phrases import OF_HEADS, as_gerund_phrase, soft_cuts
+from .problem import PAREN
+from .rules import BACKREF, DANGLING, SELF_REF
+
+# an aside inside a clause: "that, in turn, ..."
+ASIDE = re.compile(r"\b(that|which), [^,]{3,60}, ")
+
+# where a noun phrase ends: a clause, a result, a second verb
+_END = re.compile(
+    r";|\s[-–—]+\s|—|---|\.\s|\.$|:\s|,\s|\s(?:which|where|whereby|wherein|while|whereas|although|"
+    r"though|because|since|thereby|thus|hence|so that|in order to|that (?:we|is|are) (?:call|"
+    r"name|term|dub)\w*|and (?:then |also |further |empirically |theoretically |experimentally )?"
+    r"(?:show|prove|demonstrate|find|derive|establish|achieve|evaluate|apply|conduct|perform|"
+    r"propose|present|introduce|use|employ|develop|study|investigate|explore|discuss|identify|"
+    r"design|obtain|give|offer|release|compare|validate|verify|provide|analy[sz]e)\w*|(?:which|"
+    r"that) (?:achieves?|outperforms?|significantly|substantially|consistently)|(?:under|with|"
+    r"given|on) (?:the|an?) (?:\w+ )?(?:assumption|premise|hypothesis|observation|condition|"
+    r"insight|idea)s? that|in the sense|and \w+ (?:the|a|an|its|their|how|that|whether|why)|"
+    r"to (?:\w+ly )?(?:investigat|stud|show|understand|explor|examin|analy|demonstrat|verif|answer|"
+    r"address|shed light|gain|elucidat|highlight|tackl|alleviat|mitigat|overcom|"
+    r"solv|resolv|handl|remed|fix|bridg|fill|circumvent|avoid)\w*|with the (?:aim|goal|"
+    r"purpose|intention|objective)|(?:that|which) we|(?:with|achieving|attaining) (?:an? )?(?:[\w-]+ ){0,2}"
+    r"(?:complexity|rate|regret|bound|error|guarantee)s?\s(?:of\s)?[OΘΩ]\()\b", re.I)
+# "large-scale, high-quality, and diversified": commas inside a list of modifiers
+LIST = re.compile(r"\b[\w-]+(?: [\w-]+)?(?:, [\w-]+(?: [\w-]+)?)+,? (?:and|or) [\w-]+")
+_FIRST_OF_LIST = re.compile(r"\b([\w-]+)(?:, [\w-]+(?: [\w-]+)?)+,? (?:and|or) [\w-]+(?= (?!(?:through|with|"
+                            r"for|in|on|of|to|and|via|by|from|using|as|at|into)\b)[\w-])")
+LEAD = re.compile(r"^(?:(?:a|an|the|two|three|several|novel|new|simple|effective|efficient|"
+                   r"classic(?:al)?|fundamental|important|challenging|well-known|long-standing|"
+                   r"yet|highly|very|general|generic|principled|unified|powerful|flexible|"
+                   r"lightweight|versatile|straightforward|our|first|so-called|carefully|"
+                   r"innovative|elegant|designed|crafted|simple yet effective|both|kind of|"
+                   r"different|alternative|another|idea to|and|"
+                   r"type of|class of|family of|problem of|task of|question of|notion of|"
+                   r"(?:the )?(?:systematic |formal |theoretical )?study of)"
+                   r"\s*,?\s+|,\s*)+", re.I)
+
+KINDS = frozenset("""method methods approach approaches framework frameworks technique techniques
+strategy strategies scheme schemes algorithm algorithms procedure model models system systems
+paradigm pipeline solution architecture module mechanism tool toolkit library benchmark dataset
+family class variant extension version way objective loss metric measure estimator suite
+""".split())
+_WEAK = STOP_WORDS | FILLER_WORDS | KINDS | frozenset("""novel new simple effective efficient
+general unified principled first powerful flexible lightweight practical robust scalable
+theoretical empirical based called named termed dubbed innovative expansive comprehensive
+problem task question issue""".split())
+GENERIC_VERB = frozenset("improve improves address addresses tackle tackles solve solves "
+                          "mitigate mitigates overcome overcomes alleviate alleviates focus focuses "
+                          "aim aims seek seeks try tries is are has have can may".split())
+_TRAIL = re.compile(r"\s+(?:in|on|for|with|to|by|via|from|at|as|of|and|or|that|which|the|a|an|"
+                    r"its|their|this|these|both|using|across|over|under|between|among)$", re.I)
+# modifiers a cut phrase must not end on ("solving convex", "in the continuous")
+_MODIFIERS = frozenset("""convex nonconvex non-convex strongly linear nonlinear non-linear stochastic
+deterministic discrete continuous smooth non-smooth large small high low deep shallow general
+generic specific multiple various different single efficient robust adaptive fixed dynamic static
+online offline sparse dense finite infinite local global first second infinite-horizon
+finite-horizon high-dimensional low-dimensional terms form context presence spirit light basis
+means""".split())
+
+def content(text: str) -> int:
+    return sum(1 for w in re.findall(r"[\w-]+", text.lower()) if w not in _WEAK and len(w) > 2)
+
+
+def phrase_end(text: str) -> str:
+    """`text` up to where its noun phrase ends; the commas of a list of modifiers ("large-scale,
+    high-quality, and diversified") do not end it."""
+    masked = LIST.sub(lambda m: m.group().replace(",", "\x00"), text)
+    m = _END.search(masked)
+    return text[:m.start()] if m else text
+
+
+def tidy(text: str) -> str:
+    text = re.sub(r"\s+", " ", PAREN.sub("", text)).strip(" ,;:.-")
+    text = re.sub(r"\b(?:that|which) (?:is|are) (?=\w+ed\b)", "", text)  # "layer that is based on" -> "layer based on"
+    text = re.sub(r"\s+([,;:])", r"\1", text).replace("“", "").replace("”", "")
+    while True:
+        shorter = _TRAIL.sub("", text).strip(" ,;:")
+        if shorter == text:
+            return text
+        text = shorter
+
+
+def abbreviated(text: str) -> str:
+    """"Partially Observable Markov Decision Process (POMDP)" -> "POMDP"."""
+    def short(m: re.Match) -> str:
+        words, acr = m.group(1).split(), m.group(2)
+        n = sum(1 for c in acr if c.isupper())
+        initials = "".join(w[0] for w in words[-n:] if w[:1].isalpha()).upper() if n else ""
+        if n >= 2 and len(words) >= n and initials == "".join(c for c in acr if c.isupper()):
+            return " " + " ".join(words[:-n] + [acr])
+        return m.group(0)
+    return re.sub(r"\s((?:[\w-]+\s){1,7}?[\w-]+)\s\(([A-Za-z][\w-]{1,10})\)", short, text)
+
+
+def fits(text: str, room: int, min_content: int) -> list[str]:
+    """Ways to say `text` in `room` characters, best first: whole; with defined abbreviations
+    used; with "method that Vs" as "Ving"; with a list of modifiers cut to its first; then
+    prefixes ending at a phrase boundary, longest first, that still say something specific."""
+    out = []
+    whole = tidy(text)
+    if len(whole) <= room:
+        out.append(whole)
+    text = tidy(abbreviated(" " + text))
+    if len(text) <= room:
+        out.append(text)
+    verb = as_gerund_phrase(text)
+    if verb != text and len(verb) <= room and content(verb) >= min_content:
+        out.append(verb)
+    short = tidy(_FIRST_OF_LIST.sub(lambda m: m.group(1), text))
+    if len(short) <= room:
+        out.append(short)
+    cuts = []
+    for cut in soft_cuts(short):
+        cut = tidy(cut)
+        words = cut.split()
+        if len(words) > 2 and words[-1].endswith("ing") and words[-2].lower() in ("through", "by", "for",
+                                                                                   "of", "via", "in", "on"):
+            continue  # "through constructing": a gerund without its object
+        clause = re.split(r"\s(?:that|which)\s", cut)
+        if len(clause) > 1 and len(clause[-1].split()) < 5:  # cut inside its relative clause
+            continue
+        if len(cut) <= room and content(cut) >= min_content and \
+                cut.rsplit(" ", 1)[-1].lower() not in OF_HEADS | DANGLING | _MODIFIERS:
+            cuts.append(cut)
+    return list(dict.fromkeys(out + cuts[::-1]))
+
+
+def capital(text: str) -> str:
+    first = text.split(" ", 1)[0]
+    if text[:1].islower() and not re.search(r"[A-Z0-9]", first[1:]):
+        return text[:1].upper() + text[1:]
+    return text
+
+_BACK_HEADS = frozenset("""problem problems issue issues challenge challenges limitation limitations gap
+gaps question questions task tasks setting settings shortcoming shortcomings drawback drawbacks
+difficulty difficulties obstacle obstacles approach approaches method methods framework model
+models case cases end way scenario scenarios regime line direction work paper observation
+finding findings phenomenon goal aim need""".split())
+
+
+def unlean(text: str) -> str:
+    """"such molecules" -> "molecules", "these mathematical problems" -> "mathematical
+    problems": a determiner before a specific phrase; "this problem" stays (and leans back)."""
+    def drop(m: re.Match) -> str:
+        return m.group(0) if m.group(2).lower() in _BACK_HEADS or m.group(2).lower() in STOP_WORDS \
+            else m.group(2)
+    return re.sub(r"\b(such|these|those)\s+([\w-]+)", drop, text)
+
+
+def before_lean(text: str) -> str:
+    """`text` up to the phrase boundary before its first word that leans on earlier text."""
+    words = text.split()
+    for i in range(1, len(words) + 1):
+        if leans_back(" ".join(words[:i])):
+            break
+    else:
+        return text
+    head = " ".join(words[:i - 1])
+    cuts = [m.start() for m in re.finditer(r"\s(?:by|to|for|with|and|that|which|using|via|in|on|"
+                                            r"from|through|while|without)\s", head + " ")]
+    return head[:cuts[-1]] if cuts else ""
+
+
+def leans_back(text: str) -> bool:
+    text = re.sub(r"\band its\b", "and", text)  # "SAA and its regularized variation" stands alone
+    words = text.split()
+    if len(words) > 3:  # "the model itself to explain its internal representations": its has a noun before
+        text = " ".join(words[:3] + [w for w in words[3:] if w.lower() not in ("its", "their")])
+    return bool(BACKREF.search(SELF_REF.sub("", text)) or
+                re.search(r"\b(?:it|its|their|they|them|we|our|us|above|aforementioned)\b", text, re.I))
+
+# the looser end of an object: only a clause, a new sentence or a result ends it
+_LOOSE_END = re.compile(r";|\s[-–—]+\s|—|\.\s|\.$|:\s|,\s(?=\w+ing\b)|,\s(?=(?:which|where|while|whose|who|and|but|thus|"
+                        r"thereby|hence|so|allowing|enabling|making|yielding|resulting|leading|showing|"
+                        r"achieving|outperforming|demonstrating)\b)|\s(?:which|whereby|wherein|while|"
+                        r"whereas|thereby|(?:which|that) (?:achieves?|outperforms?|significantly))\b", re.I)
+
+
+def loose_end(text: str) -> str:
+    masked = LIST.sub(lambda m: m.group().replace(",", "\x00"), text)
+    m = _LOOSE_END.search(masked)
+    return text[:m.start()] if m else text

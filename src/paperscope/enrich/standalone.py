@@ -1,0 +1,148 @@
+"""A sentence made to stand alone as a TL;DR: an opening clause that leans on earlier text
+("To address these challenges,", "However,") comes off, "We address this issue by measuring X"
+becomes "We measure X", an aside or purpose clause that points back is dropped, and a sentence
+that still refers back ends before the clause that does.
+"""
+from __future__ import annotations
+
+import re
+
+from .rules import DANGLING, unresolved_refs
+
+
+# "To address these challenges, we propose X" -> "We propose X". An opening clause is only taken
+# off up to its comma; a connective word may stand without one ("Specifically we ...").
+_LEAD_CLAUSE = re.compile(
+    r"^(?:(?:(?:to|in order to) [^,]{2,120}|towards? (?:this|that) end|in (?:response|light of|"
+    r"contrast|this (?:context|setting|regard))[^,]{0,80}|regarding [^,]{2,80}|"
+    r"(?:motivated|inspired|guided|driven) by [^,]{2,160}|(?:building|based) (?:on|upon) [^,]{2,120}|"
+    r"from (?:this|these|that) [^,]{1,60}|given (?:this|these|that) [^,]{1,60}|with (?:this|these) "
+    r"[^,]{1,60}|under (?:this|these)(?: [^,]{1,60})?|unlike [^,]{2,80}|(?:acknowledging|recogni[sz]ing|"
+    r"considering|noting) [^,]{2,160}|in support of [^,]{2,40}|[a-z]+ing (?:this|these|those|such|the "
+    r"above|the aforementioned)(?: (?!we\b)[\w-]+){1,3}|going (?:further|beyond)|beyond (?:this|that))\s*,|"
+    r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose|concurrently|"
+    r"meanwhile|particularly|simultaneously|on the other hand|in turn|"
+    r"however|moreover|furthermore|further|additionally|in addition|thus|therefore|hence|"
+    r"consequently|accordingly|instead|then|finally|(?:more )?specifically|concretely|notably|"
+    r"importantly|also|here|second(?:ly)?|third(?:ly)?|first(?:ly)?|next|lastly|overall|"
+    r"subsequently|in particular|as a result|as such|in this (?:paper|work|study)|"
+    r"(?:\d|i+|[a-e])\)|\((?:\d|i+|[a-e])\))(?=[\s,])\s*,?)\s*(?=\w)", re.I)
+_ADVERB = re.compile(r"^(we|this (?:paper|work)) (?:then|further|also|thus|therefore|hence|"
+                     r"next|finally|additionally|instead|now) ", re.I)
+_BACKREF_CUT = re.compile(r",\s|\s*(?:---|—)\s*|\s(?:which|that|to|on|for|in|by|using|with|from|across|under|"
+                          r"and|where|while|via|through|of|during|at|over|after|within|when)\s")
+# a "that"-clause without its verb yet: "We demonstrate that a simple fusion" is no sentence
+_OPEN_CLAUSE = re.compile(r"\b(?:that|whether|how|why|what)\s+(?!.*\b(?:is|are|was|were|can|could|"
+                          r"may|might|will|would|has|have|had|do|does|\w+ed|\w+[^s]s)\b)[^,;]*$", re.I)
+
+
+def strip_lead(s: str) -> str:
+    """`s` without its opening clause, unless that clause holds the authors' own ("To this end
+    we develop X, a ..." keeps it all)."""
+    m = _LEAD_CLAUSE.match(s)
+    if m and (" we " in m.group().lower() or m.group().lower().startswith("we ")):
+        m = _TO_THIS_END.match(s)  # "To this end we develop X, ...": only the connective
+    return s[m.end():] if m else s
+
+
+_TO_THIS_END = re.compile(r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose)"
+                          r"\s*,?\s*(?=\w)", re.I)
+
+
+def lead_off(sentence: str, keep_paper: bool = True) -> str:
+    s = re.sub(r"\s*\(\s*\)", "", sentence.strip())
+    for step in range(3):  # "In this paper, inspired by X, we propose ..."
+        t = strip_lead(s)
+        if t == s:
+            if keep_paper and step == 1 and _IN_THIS.match(sentence):
+                s = re.sub(r"\s*\(\s*\)", "", sentence.strip())  # "In this paper, we ..." reads well
+            break
+        s = t
+    s = _ADVERB.sub(r"\1 ", s)
+    return s[:1].upper() + s[1:]
+
+
+_IN_THIS = re.compile(r"in this (?:paper|work|study)\s*,?\s*(?:we|this)\b", re.I)
+
+
+def self_contained(sentence: str) -> str:
+    """Rewrite a sentence that leans on earlier text: drop an opening "To address these
+    challenges," or "However,", let "such conservation laws" be "conservation laws", and end the
+    sentence before a clause that refers back ("... decoding to address this challenge")."""
+    return rewrite(sentence)[0]
+
+
+# "We address this issue by measuring X" -> "We measure X"
+_BY_DOING = re.compile(r"^(we|this (?:paper|work)) (?:\w+ )?(?:address|tackle|solve|overcome|mitigate|"
+                       r"alleviate|resolve|remedy|fill|bridge|handle|close)(?:es|s)? (?:this|these|"
+                       r"those|such|the above|the aforementioned|both)(?: [\w-]+){1,3}? by ([a-z]+)ing\b",
+                       re.I)
+# a stem that takes its "e" back: measur(e), combin(e), generat(e), introduc(e), us(e), solv(e)
+_E_STEM = re.compile(r"(?:^|[^aeiouy])[aeiouy][cgsz]$|(?:[^aeiouy]|qu)[aiu]r$|[^aeiouy](?:at|ut|od|id|ud|in|un)$|"
+                     r"(?:l|n)or$|(?:rc|nc|rg)$|[bpgkdtzf]l$|v$")
+
+
+def _verb(stem: str) -> str:
+    """The base form of an -ing verb's stem: measur -> measure, learn -> learn, runn -> run."""
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] in "bgmnprt":
+        return stem[:-1]
+    if _E_STEM.search(stem) and not stem.endswith("cus"):
+        return stem + "e"
+    return stem
+
+
+_AND_DO = re.compile(r"^(we) (?:\w+ )?(?:address|tackle|solve|overcome|mitigate|alleviate|resolve|"
+                     r"remedy|fill|bridge|handle|close)(?:es|s)? (?:this|these|those|such|the above|the "
+                     r"aforementioned|both)(?: [\w-]+){1,3}? and (?=\w)", re.I)
+
+
+def _by_doing(s: str) -> str:
+    s = _AND_DO.sub(r"\1 ", s, count=1)
+    m = _BY_DOING.match(s)
+    if not m or re.search(r"\band by \w+ing\b", s[m.end():]):  # "by X-ing ..., and by Y-ing": leave it
+        return s
+    subject = m.group(1)
+    verb = _verb(m.group(2).lower())
+    if subject.lower() != "we":
+        verb += "es" if verb.endswith(("s", "sh", "ch", "x", "z")) else "s"
+    return f"{subject} {verb}{s[m.end():]}"
+
+
+# an aside that points back: "We find that, within this framework, deep networks ..."
+_ASIDE = re.compile(r",\s*(?:in|within|under|for|with|on|at|from|given|using|like|by|after|during|"
+                    r"despite|beyond|unlike) (?:this|these|those|the above|the same)\b[^,]{0,50},\s*", re.I)
+
+
+# verbs that need what they report: "we demonstrate." is no sentence
+_REPORTING = frozenset("""show shows demonstrate demonstrates find finds prove proves argue argues
+observe observes reveal reveals establish establishes suggest suggests note notes conclude concludes
+discover discovers verify verifies confirm confirms illustrate illustrates highlight highlights
+believe hypothesize claim claims study studies investigate investigates""".split())
+
+
+# a purpose clause that points back: "We propose X to tackle the above-mentioned setting, namely"
+_PURPOSE_REF = re.compile(r"\s(?:in order )?to (?:address|tackle|solve|overcome|handle|mitigate|alleviate|"
+                          r"remedy|resolve|fill|bridge|close) (?:this|these|those|the above(?:-mentioned)?|"
+                          r"the aforementioned|such|both)\b[^,.;]{0,50}(?=[,;]\s)", re.I)
+
+
+def rewrite(sentence: str) -> tuple[str, float]:
+    """`self_contained` and the share of the sentence's words it kept."""
+    s = lead_off(sentence, keep_paper=False)
+    t = _by_doing(s)
+    s = t if t != s else lead_off(sentence)
+    s = re.split(r"(?<=[.:])\s+[-–•*]\s+", s, maxsplit=1)[0]  # a list run into the sentence
+    s = re.sub(r"\bsuch (?=an? )", "", s)  # "for such a characterization"
+    s = _ASIDE.sub(" ", s)
+    s = _PURPOSE_REF.sub("", s)
+    total = max(len(s.split()), 1)
+    refs = unresolved_refs(s)
+    if refs:
+        m = refs[0]
+        cuts = [c.start() for c in _BACKREF_CUT.finditer(s[:m.start()])]
+        cuts = [c for c in cuts if len(s[:c].split()) >= 5 and
+                s[:c].rsplit(" ", 1)[-1].lower() not in DANGLING | _REPORTING and
+                not _OPEN_CLAUSE.search(s[:c])]
+        if cuts:
+            s = s[:cuts[-1]].rstrip(" ,;:.") + "."
+    return s, len(s.split()) / total
