@@ -4,8 +4,9 @@ from __future__ import annotations
 import pytest
 
 from paperscope.enrich import derive_facts
-from paperscope.enrich.acronyms import definitions, match_long_form
-from paperscope.enrich.text import Doc, emphasised_spans, is_coined, split_sentences, strip_markup
+from paperscope.enrich.acronyms import definitions, expand, match_long_form
+from paperscope.enrich.text import (Doc, emphasised_spans, is_coined, replace_token, split_sentences, strip_markup,
+                                    token_starts)
 
 
 def methods(abstract: str, title: str | None = None) -> list[str]:
@@ -154,3 +155,13 @@ def test_sentence_split_survives_abbreviations_and_urls():
 def test_doc_marks_background_sentences():
     doc = Doc.of("Deep nets are big. They are costly. We propose Maestro. It works.")
     assert doc.own_start == 2
+
+
+def test_a_name_is_found_and_replaced_only_as_a_whole_token():
+    text = "GNN and GNNs beat pre-GNN, GNN-based and GNN_x models; (GNN) too. GNN"
+    assert [text[i:i + 3] for i in token_starts(text, "GNN")] == ["GNN"] * 3
+    assert token_starts(text, "GNN") == [0, text.index("(GNN)") + 1, len(text) - 3]
+    assert token_starts("", "GNN") == [] and token_starts("GNN", "") == []
+    assert replace_token("aaa aa aa", "aa", "b") == "aaa b b"
+    assert expand("GNNs and a GNN, not GNN-based", {"GNN": "graph neural network"}) == \
+        "graph neural networks and a graph neural network, not GNN-based"

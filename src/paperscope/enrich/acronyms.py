@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .text import clean_token, is_capitalised, is_coined
+from .text import clean_token, is_capitalised, is_coined, replace_token
 
 _SHORT = r"[A-Za-z0-9][A-Za-z0-9\-_^+.]{0,24}"
 # (SHORT) or (SHORT1 and SHORT2[, respectively]) right after some text
@@ -168,6 +168,5 @@ def expand(text: str, forms: dict[str, str]) -> str:
         if short not in text:
             continue
         plural = long if long.endswith("s") else long + "s"
-        text = re.sub(r"(?<![\w\-])" + re.escape(short) + r"s(?![\w\-])", lambda m: plural, text)
-        text = re.sub(r"(?<![\w\-])" + re.escape(short) + r"(?![\w\-])", lambda m: long, text)
+        text = replace_token(replace_token(text, short + "s", plural), short, long)
     return text

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
+from functools import lru_cache
 
 from ..words import FILLER_WORDS, STOP_WORDS, prose_tokens, singular
 from .text import ADJ_SUFFIX, Doc, name_key
@@ -29,6 +30,7 @@ MAX_WORDS = 4
 _LENGTH_FACTOR = {1: 0.55, 2: 1.0, 3: 1.05, 4: 0.9}
 
 
+@lru_cache(maxsize=1 << 16)
 def _fold(word: str) -> str:
     return singular(word.lower())
 
@@ -223,10 +225,12 @@ _VERB_SUFFIX = re.compile(r"(?:[a-z]{3}(?:izes|yzes|ifies)|"
                           r"[a-z]{2}(?:alises|imises|ilises|erises|ognises))$")
 
 
+@lru_cache(maxsize=1 << 16)
 def _is_verb(low: str) -> bool:
     return low in _VERB_FORMS or (bool(_VERB_SUFFIX.search(low)) and low not in ("sizes", "prizes"))
 
 
+@lru_cache(maxsize=1 << 16)
 def _gerund(word: str) -> bool:
     """An -ing word naming an action ("deriving", "mastering"), not a thing ("sampling")."""
     low = word.lower()
@@ -234,6 +238,7 @@ def _gerund(word: str) -> bool:
         and word[1:].islower()
 
 
+@lru_cache(maxsize=1 << 17)  # the same phrases recur across a venue's abstracts
 def _bad_edge(words: tuple) -> bool:
     """A candidate that is a verb fragment, background, or ends on a modifier: "answering
     questions", "graph conditioned", "thorough theoretical", "empirical success"."""
@@ -261,6 +266,7 @@ def _bad_edge(words: tuple) -> bool:
     return False
 
 
+@lru_cache(maxsize=1 << 16)
 def _is_generic(word: str) -> bool:
     low = word.lower()
     return low in FILLER_WORDS or _fold(low) in FILLER_WORDS
@@ -315,16 +321,14 @@ def _phrase_counts(chunks_by_sentence: list[list[list[str]]], info: dict[str, tu
             a0 = 0
             while a0 < len(chunk) and info[chunk[a0]][1]:
                 a0 += 1
+            folded = [info[w][0] for w in chunk]
             for a in range(a0, len(chunk)):
                 if info[chunk[a]][1]:
                     continue
                 for n in range(1, min(MAX_WORDS, len(chunk) - a) + 1):
-                    words = tuple(chunk[a:a + n])
-                    if n == 1 and info[words[0]][1]:
-                        continue
-                    key = tuple(info[w][0] for w in words)
+                    key = tuple(folded[a:a + n])
                     phrase_tf[key] += 1
-                    surface[key][words] += 1
+                    surface[key][tuple(chunk[a:a + n])] += 1
     return phrase_tf, surface
 
 
@@ -339,7 +343,8 @@ def keyphrases(doc: Doc, exclude: list[str] | None = None, k: int | None = None)
     phrase_tf, surface = _phrase_counts(chunks_by_sentence, info)
     scored = []
     for key, count in phrase_tf.items():
-        words = surface[key].most_common(1)[0][0]
+        forms = surface[key]  # the most frequent surface form, the first written on a tie
+        words = next(iter(forms)) if len(forms) == 1 else max(forms.items(), key=lambda kv: kv[1])[0]
         if any(w.lower() in excluded for w in words) or _bad_edge(words):
             continue
         if excluded_phrases and any(e in " ".join(words).lower() for e in excluded_phrases):

@@ -79,10 +79,15 @@ def phrase_end(text: str) -> str:
     return text[:m.start()] if m else text
 
 
+_SPACES = re.compile(r"\s+")
+_THAT_IS = re.compile(r"\b(?:that|which) (?:is|are) (?=\w+ed\b)")  # "layer that is based on" -> "layer based on"
+_SPACE_PUNCT = re.compile(r"\s+([,;:])")
+
+
 def tidy(text: str) -> str:
-    text = re.sub(r"\s+", " ", PAREN.sub("", text)).strip(" ,;:.-")
-    text = re.sub(r"\b(?:that|which) (?:is|are) (?=\w+ed\b)", "", text)  # "layer that is based on" -> "layer based on"
-    text = re.sub(r"\s+([,;:])", r"\1", text).replace("“", "").replace("”", "")
+    text = _SPACES.sub(" ", PAREN.sub("", text)).strip(" ,;:.-")
+    text = _THAT_IS.sub("", text)
+    text = _SPACE_PUNCT.sub(r"\1", text).replace("“", "").replace("”", "")
     while True:
         shorter = _TRAIL.sub("", text).strip(" ,;:")
         if shorter == text:

@@ -32,9 +32,10 @@ _RULES: dict[str, list[tuple[float, str]]] = {
               r"bounds?\b|\bregret\b|\bsample complexity\b|\bminimax\b|\bconvergence rates?\b"),
         (0.7, r"\btheorem\b|\blemma\b|\bcorollar\w+\b|\bprovabl\w+|\btight\b|\bnear-optimal\b|"
               r"\bnp-hard\b|\bpolynomial[- ]time\b|\basymptotic\w*\b|\balmost surely\b"),
-        (0.6, r"[ÕΘΩ]\(|\bO\(|\bexcess risk\b|\bidentifiab\w+|\bconsisten(?:t|cy) estimat\w+|"
-              r"\bwe characteri[sz]e\b|\btheoretical (?:analysis|understanding|study|results?|"
-              r"framework|guarantees?|insights?)\b|\bmathematical\w*\b"),
+        # one \b in front of all words: a branch without one first makes the scan 5x slower
+        (0.6, r"\b(?:O\(|excess risk\b|identifiab\w+|consisten(?:t|cy) estimat\w+|"
+              r"we characteri[sz]e\b|theoretical (?:analysis|understanding|study|results?|"
+              r"framework|guarantees?|insights?)\b|mathematical\w*\b)|[ÕΘΩ]\("),
         (0.5, r"\bunder (?:\w+ ){0,3}assumptions?\b|\bin the regime\b|\bstationary point\b|"
               r"\bwe (?:study|analy[sz]e|investigate) (?:the )?(?:\w+ ){0,3}(?:problem|setting)\b"),
         (0.4, r"\bbounds?\b|\bguarantee[sd]?\b|\bconverge\w*\b|"

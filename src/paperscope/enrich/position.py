@@ -5,6 +5,7 @@ is "Position: <what the paper argues>" (`position_headline`)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .noun_phrase import ASIDE, LEAD, capital, content, leans_back, tidy
 from .rules import label_breaks
@@ -38,6 +39,7 @@ def position_score(text: str) -> float:
     return sum(w * min(len(rx.findall(text)), 2) for w, rx in _POSITION_CUES)
 
 
+@lru_cache(maxsize=64)  # the label asks twice per abstract
 def is_position(text: str, paper_type: str | None = None) -> bool:
     return paper_type == "position" or bool(_POSITION.search(text)) or \
         (paper_type not in (None, "method") and bool(_ADVOCATE.search(text))) or \

@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 # --------------------------------------------------------------------------- markup
 
@@ -115,13 +115,16 @@ _ADJ_SUFFIX = re.compile(
 ADJ_SUFFIX = _ADJ_SUFFIX  # "LLM-based", "task-specific": adjective compounds
 
 
+_POSSESSIVE = re.compile(r"(?:'s|’s|')$")
+
+
 def clean_token(tok: str) -> str:
     """A token without possessive or trailing punctuation: `SiT's` -> `SiT`."""
     tok = tok.strip(".,;:!?\"“”()[]{}")
-    tok = re.sub(r"(?:'s|’s|')$", "", tok)
-    return tok
+    return _POSSESSIVE.sub("", tok) if tok.endswith(("s", "'")) else tok
 
 
+@lru_cache(maxsize=1 << 16)  # a pure function of the token, asked for every token of every abstract
 def is_coined(tok: str) -> bool:
     """Does a token look like a coined name (SDT, AttNS, tBMM, PPBench2024, g-BH, FQI-LOG)
     rather than an English word? Adjective compounds (`LLM-based`) do not count."""
@@ -139,6 +142,36 @@ def is_coined(tok: str) -> bool:
         return True
     # lower-then-upper inside the token: tBMM-like handled above; `eCeLLM`, `kNN` have 2+
     return bool(re.search(r"[a-z][A-Z]", tok))
+
+
+def _word_char(c: str) -> bool:
+    return c.isalnum() or c in "_-"
+
+
+def token_starts(text: str, token: str) -> list[int]:
+    """Where `token` stands in `text` as a whole token (no letter, digit, "_" or "-" on either
+    side): a name found without compiling a pattern per name."""
+    out, at = [], text.find(token) if token else -1
+    while at >= 0:
+        end = at + len(token)
+        if not (at and _word_char(text[at - 1])) and not (end < len(text) and _word_char(text[end])):
+            out.append(at)
+        at = text.find(token, at + 1)
+    return out
+
+
+def replace_token(text: str, token: str, by: str) -> str:
+    """`text` with every whole-token `token` (see `token_starts`) replaced by `by`."""
+    starts = token_starts(text, token)
+    if not starts:
+        return text
+    parts, last = [], 0
+    for at in starts:
+        if at < last:  # overlapping occurrences: the earlier one was replaced
+            continue
+        parts += [text[last:at], by]
+        last = at + len(token)
+    return "".join(parts) + text[last:]
 
 
 def is_capitalised(tok: str) -> bool:

@@ -16,7 +16,7 @@ import re
 from ..words import STOP_WORDS, prose_words
 from .rules import tldr_breaks, unresolved_refs
 from .standalone import lead_off, rewrite, strip_lead
-from .text import Doc
+from .text import Doc, token_starts
 
 # the authors speaking, the verb within a few words: "we then propose", "this paper presents"
 _WHO = (r"\b(?:we|this (?:paper|work|study|article)|our (?:paper|work|study))(?:,[^,]{1,40},)?"
@@ -116,7 +116,7 @@ def _features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool
     n = len(doc.sentences)
     out = []
     opening, proposes = [], False  # "We study X" opening the authors' part; "we propose"
-    names = [re.compile(r"(?<![\w-])" + re.escape(m) + r"(?![\w-])") for m in method_names[:3]]
+    names = method_names[:3]
     for i, s in enumerate(doc.sentences):
         words = len(s.split())
         low = s.lower()
@@ -141,7 +141,7 @@ def _features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool
         said = score > 0
         if _OPENERS.search(s) or _OPENERS.search(rest):
             score += 1.3 if _PAPER.search(s) else 0.8
-        if any(rx.search(s) for rx in names):
+        if any(token_starts(s, name) for name in names):
             score += 1.5
         if any(w in low for w in _NOVEL_HINTS) and _NOVEL.search(s):
             score += 0.4
