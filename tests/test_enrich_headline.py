@@ -92,3 +92,16 @@ def test_a_lower_case_name_after_called_names_the_label():
     text = BACKGROUND + ("In this paper, we propose a simple modification to causal language modeling "
                          "called conditional finetuning, which conditions on a context. It works.")
     assert label_of(text).startswith("Conditional finetuning: modification to causal language modeling")
+
+
+def test_a_cut_keeps_the_of_its_head_needs_and_never_stops_on_a_modifier():
+    from paperscope.enrich.noun_phrase import fits
+
+    text = ("suite of neural operators that endow inference with automatic satisfaction of the "
+            "conservation laws of mass and momentum in fluid flows")
+    ways = fits(text, 80, 2)
+    assert ways and all(not w.endswith("automatic satisfaction") for w in ways)
+    assert all(not w.endswith(" of") for w in ways)
+    inherent = ("network architectures exploiting Euclidean symmetries inherent in physical systems "
+                "through equivariant message passing")
+    assert all(not w.endswith("inherent") for w in fits(inherent, 70, 2))

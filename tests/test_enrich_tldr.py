@@ -160,3 +160,33 @@ def test_a_purpose_clause_that_points_back_is_dropped_and_the_rest_kept():
             "uses optimistic estimates, and R-SR, which rejects options one by one.")
     got = tldr(text)
     assert got.startswith("We propose two algorithms, namely R-UCB, which uses optimistic"), got
+
+
+def test_a_sentence_that_only_names_the_method_takes_the_next_one_that_opens_on_the_name():
+    text = ("Aligning language models with human preferences is vital. Reinforcement learning suffers "
+            "from high variance. In this paper, we propose efficient exact optimization (EXO) of the "
+            "alignment objective. EXO is guaranteed to optimize in the same direction as reinforcement "
+            "learning algorithms for arbitrary policy parametrization. Experiments confirm it.")
+    out = tldr(text)
+    assert out.startswith("In this paper, we propose efficient exact optimization (EXO)")
+    assert "EXO is guaranteed to optimize" in out and tldr_breaks(out) == []
+
+
+def test_what_was_studied_comes_with_what_was_found():
+    text = ("Transformers are trained on many tasks. In this work, we study rapid improvements of the "
+            "training loss in transformers confronted with multi-step decision tasks. We found that "
+            "transformers struggle to learn the intermediate task and the loss saturates for hundreds "
+            "of epochs. We trace the problem to the softmax in self-attention.")
+    out = tldr(text)
+    assert "we study rapid improvements" in out and "We found that transformers struggle" in out
+
+
+def test_an_opening_clause_comes_off_whole_or_not_at_all():
+    text = ("Data holders keep data in silos. Instead of using semantic labels and proxy losses in a "
+            "multi-task approach, we propose a new architecture that guides self-supervised depth "
+            "learning with a fixed pretrained segmentation network. It works well on KITTI.")
+    assert tldr(text).startswith("We propose a new architecture that guides self-supervised depth")
+    text = ("Data holders keep data in silos. Given that many data holders may not want to, or be "
+            "legally allowed to, entrust a central entity with their raw data, we propose a framework "
+            "for collaborative generation of synthetic tabular data. It is private.")
+    assert not tldr(text).startswith("Or ")

@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from ..words import FILLER_WORDS, STOP_WORDS, prose_tokens, singular
 from .text import ADJ_SUFFIX, Doc, name_key
-from .vocab import STOP_NAMES, VERBS
+from .vocab import ADJ_END, ADJ_NOUNS, STOP_NAMES, VERBS
 
 # a whole whitespace-delimited token holding an address (tried only where a token starts)
 _URL = re.compile(r"(?<!\S)(?=\S*?(?:https?://|www\.))\S+")
@@ -64,19 +64,6 @@ forecasting tracking matching synthesis transfer exploration imitation bandit ga
 """.split())
 FIELD_BONUS = 1.6
 
-# words that end an adjective more often than a noun, and the nouns among them
-_ADJ_END = re.compile(r"(?:al|ive|ous|ic|ible|able|ful|less|ary|ent|ant)$")
-_ADJ_NOUNS = frozenset("""
-retrieval signal interval potential proposal tutorial removal trial journal animal arrival
-survival approval rehearsal manual individual material terminal principal chemical objective
-alternative derivative primitive incentive perspective initiative narrative representative
-topic logic metric heuristic music traffic graphic mechanic critic clinic epidemic
-variable table cable label vulnerable agent gradient component student patient client
-environment element segment experiment argument document instrument treatment assessment
-management alignment movement embedment improvement statement equipment investment content
-event intent extent constant variant descent ascent parent percent talent tenant
-participant assistant quadrant dictionary vocabulary boundary summary library binary memory
-""".split())
 # verbs whose -ing form opens a verb phrase, not a noun phrase ("answering questions")
 _VERB_ING = frozenset("""
 answer synthesiz predict involv propagat consider us apply mak tak show giv find allow provid
@@ -251,13 +238,13 @@ def _bad_edge(words: tuple) -> bool:
     if last.endswith("ed") and len(last) > 4 or any(w.lower() in _VERB_WORDS for w in words):
         return True
     if len(words) == 1:
-        return bool(_ADJ_END.search(last) and last not in _ADJ_NOUNS and not
+        return bool(ADJ_END.search(last) and last not in ADJ_NOUNS and not
                     any(c.isupper() for c in words[0][1:]) or ADJ_SUFFIX.search(last))
     if last.endswith("ing") and words[-2].lower().endswith("s"):
         return True  # "decision-makers spanning"
     if ADJ_SUFFIX.search(last):
         return True  # "self-contained data-driven": a modifier without its noun
-    if len(words) > 1 and _ADJ_END.search(last) and last not in _ADJ_NOUNS and \
+    if len(words) > 1 and ADJ_END.search(last) and last not in ADJ_NOUNS and \
             not any(c.isupper() for c in words[-1][1:]):
         return True
     if first.endswith("ing") and len(words) > 1:

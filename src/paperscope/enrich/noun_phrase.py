@@ -11,6 +11,7 @@ from ..words import FILLER_WORDS, STOP_WORDS
 from .phrases import OF_HEADS, as_gerund_phrase, soft_cuts
 from .problem import PAREN
 from .rules import BACKREF, DANGLING, SELF_REF
+from .vocab import ADJ_END, ADJ_NOUNS
 
 # an aside inside a clause: "that, in turn, ..."
 ASIDE = re.compile(r"\b(that|which), [^,]{3,60}, ")
@@ -126,6 +127,8 @@ def fits(text: str, room: int, min_content: int) -> list[str]:
         out.append(short)
     cuts = []
     for cut in soft_cuts(short):
+        if short.startswith(cut) and re.match(r"\s*of\b", short[len(cut):]):
+            continue  # "automatic satisfaction" without "of conservation laws": the head needs its "of"
         cut = tidy(cut)
         words = cut.split()
         if len(words) > 2 and words[-1].endswith("ing") and words[-2].lower() in ("through", "by", "for",
@@ -134,10 +137,17 @@ def fits(text: str, room: int, min_content: int) -> list[str]:
         clause = re.split(r"\s(?:that|which)\s", cut)
         if len(clause) > 1 and len(clause[-1].split()) < 5:  # cut inside its relative clause
             continue
+        last = cut.rsplit(" ", 1)[-1]
         if len(cut) <= room and content(cut) >= min_content and \
-                cut.rsplit(" ", 1)[-1].lower() not in OF_HEADS | DANGLING | _MODIFIERS:
+                last.lower() not in OF_HEADS | DANGLING | _MODIFIERS and not _adjective(last):
             cuts.append(cut)
     return list(dict.fromkeys(out + cuts[::-1]))
+
+
+def _adjective(word: str) -> bool:
+    """Is a cut's last word a modifier waiting for its noun ("complex non-stationary")?"""
+    low = word.lower().rsplit("-", 1)[-1]
+    return word.islower() and bool(ADJ_END.search(low)) and low not in ADJ_NOUNS
 
 
 def capital(text: str) -> str:

@@ -17,7 +17,7 @@ _LEAD_CLAUSE = re.compile(
     r"contrast|this (?:context|setting|regard))[^,]{0,80}|regarding [^,]{2,80}|"
     r"(?:motivated|inspired|guided|driven) by [^,]{2,160}|(?:building|based) (?:on|upon) [^,]{2,120}|"
     r"from (?:this|these|that) [^,]{1,60}|given (?:this|these|that) [^,]{1,60}|with (?:this|these) "
-    r"[^,]{1,60}|under (?:this|these)(?: [^,]{1,60})?|unlike [^,]{2,80}|(?:acknowledging|recogni[sz]ing|"
+    r"[^,]{1,60}|under (?:this|these)(?: [^,]{1,60})?|unlike [^,]{2,80}|(?:instead of|in addition to|apart from|rather than) [^,]{2,120}|(?:acknowledging|recogni[sz]ing|"
     r"considering|noting) [^,]{2,160}|in support of [^,]{2,40}|[a-z]+ing (?:this|these|those|such|the "
     r"above|the aforementioned)(?: (?!we\b)[\w-]+){1,3}|going (?:further|beyond)|beyond (?:this|that))\s*,|"
     r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose|concurrently|"
@@ -26,7 +26,7 @@ _LEAD_CLAUSE = re.compile(
     r"consequently|accordingly|instead|then|finally|(?:more )?specifically|concretely|notably|"
     r"importantly|also|here|second(?:ly)?|third(?:ly)?|first(?:ly)?|next|lastly|overall|"
     r"subsequently|in particular|as a result|as such|in this (?:paper|work|study)|"
-    r"(?:\d|i+|[a-e])\)|\((?:\d|i+|[a-e])\))(?=[\s,])\s*,?)\s*(?=\w)", re.I)
+    r"(?:\d|i+|[a-e])\)|\((?:\d|i+|[a-e])\))(?=[\s,])(?!\s+(?:of|to)\b)\s*,?)\s*(?=\w)", re.I)
 _ADVERB = re.compile(r"^(we|this (?:paper|work)) (?:then|further|also|thus|therefore|hence|"
                      r"next|finally|additionally|instead|now) ", re.I)
 _BACKREF_CUT = re.compile(r",\s|\s*(?:---|—)\s*|\s(?:which|that|to|on|for|in|by|using|with|from|across|under|"
@@ -42,7 +42,13 @@ def strip_lead(s: str) -> str:
     m = _LEAD_CLAUSE.match(s)
     if m and (" we " in m.group().lower() or m.group().lower().startswith("we ")):
         m = _TO_THIS_END.match(s)  # "To this end we develop X, ...": only the connective
+    if m and _NO_START.match(s[m.end():]):  # the comma was inside the clause ("may not want to, or be ...")
+        return s
     return s[m.end():] if m else s
+
+
+# what a sentence cannot start with once its opening clause is off
+_NO_START = re.compile(r"(?:or|and|but|nor|of|to|than|as)\b", re.I)
 
 
 _TO_THIS_END = re.compile(r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose)"

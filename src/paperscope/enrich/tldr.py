@@ -34,7 +34,7 @@ _FINDING = re.compile(_WHO + r"(?:show|prove|demonstrate|find|argue|establish|de
                       r"characteri[sz]e|reveal|provide|give|obtain|extend|generali[sz]e|apply|adapt|"
                       r"improve|reformulate|cast|frame|recast|combine|leverage|use|employ|exploit|"
                       r"initiate|settle|resolve|solve|unify|bridge|connect|relate|model|learn|train|"
-                      r"answer|discover|observe|uncover|pinpoint|highlight)(?:s|es|d|ed)?\b", re.I)
+                      r"answer|discover|observe|uncover|pinpoint|highlight|found)(?:s|es|d|ed)?\b", re.I)
 # the authors naming their problem: less than a finding, more than background
 _PROBLEM = re.compile(_WHO + r"(?:study|studie|investigate|analy[sz]e|explore|examine|address|"
                       r"tackle|consider|focus|aim)(?:s|es|d|ed)?\b|\bour (?:main )?(?:goal|aim|objective|"
@@ -204,8 +204,8 @@ def _names_only(text: str) -> bool:
         return False
     obj = re.sub(r"\([^()]*\)", " ", m.group(1)).rstrip(" .")
     words = prose_words(obj)
-    if len(words) > 10 or re.search(r"\b(?:for|to|that|which|who|of|on|in|with|by|via|based|using|"
-                                   r"where|whose|as|from|through|over|into)\b", obj, re.I):
+    if len(words) > 10 or re.search(r"(?<![\w-])(?:for|to|that|which|who|of|on|in|with|by|via|based|using|"
+                                   r"where|whose|as|from|through|over|into)(?![\w-])", obj, re.I):
         return False
     content = [w for w in words if w.lower() not in STOP_WORDS and
                not re.fullmatch(_KINDS + r"|novel|new|simple|effective|efficient|general|generic|"
@@ -226,8 +226,14 @@ _ELABORATES = re.compile(r"^(?:our|the proposed|this|the resulting) (?:\w+ )?(?:
                          r"loss|procedure|scheme|agent|metric)\b", re.I)
 
 
-def _candidate(doc: Doc, i: int, feats: list) -> tuple[float, str]:
-    """The TL;DR sentence `i` makes, and how good it is."""
+def _studies(text: str) -> bool:
+    """Does the sentence only say what the authors study, not what they make or find?"""
+    return bool(_PROBLEM.search(text)) and not _CONTRIB.search(text) and not _FINDING.search(text)
+
+
+def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[float, str]:
+    """The TL;DR sentence `i` makes, and how good it is. `names`: the paper's method names (a
+    next sentence that opens on one says what the method does)."""
     score = feats[i][0]
     text, kept = rewrite(doc.sentences[i])
     text = shorten(text)
@@ -235,8 +241,8 @@ def _candidate(doc: Doc, i: int, feats: list) -> tuple[float, str]:
     quality = score - 6.0 * len(broken) - 2.0 * (1.0 - kept)
     thin = "thin" in broken or kept < 0.65 or (len(text) < 160 and _names_only(text))
     nxt = doc.sentences[i + 1] if i + 1 < len(doc.sentences) else ""
-    if not thin and len(text) < 130 and _ELABORATES.match(nxt):  # "Our method, DARL, uses ..."
-        thin = True
+    if not thin and len(text) < 130 and (_ELABORATES.match(nxt) or any(0 in token_starts(nxt, n) for n in names)):
+        thin = True  # "Our method, DARL, uses ...", "We propose X (EXO) of Y. EXO is guaranteed to ..."
     if thin and not (set(broken) - {"thin"}) and "…" not in text and i + 1 < len(doc.sentences):
         nxt = doc.sentences[i + 1]
         if not any(feats[i + 1][1:]) and not _OUTLOOK.match(nxt):
@@ -244,8 +250,9 @@ def _candidate(doc: Doc, i: int, feats: list) -> tuple[float, str]:
             if len(longer) <= MAX_CHARS and not tldr_breaks(longer):
                 return score + _MAX_BONUS, longer  # what it is, then what it does
     elif nxt and len(text) < 200 and not (broken or any(feats[i + 1][2:])) and \
-            (_FINDING.search(nxt) or _contributes(nxt)) and unresolved_refs(nxt):
-        # "We introduce a task ... We prove that gradient descent learns to solve this task ..."
+            (_FINDING.search(nxt) or _contributes(nxt)) and (unresolved_refs(nxt) or _studies(text)):
+        # "We introduce a task ... We prove that gradient descent learns to solve this task ...";
+        # "We study X ... We find that Y": what was studied, then what was found
         longer = f"{text} {lead_off(nxt)}"
         if len(longer) <= MAX_CHARS and not tldr_breaks(longer):
             return quality + _MAX_BONUS, longer
@@ -271,7 +278,7 @@ def best_sentence(doc: Doc, method_names: list[str]) -> str:
     for i in order:
         if best is not None and feats[i][0] + _MAX_BONUS <= best[0]:
             break  # no later sentence can read better: none gains more than a join's bonus
-        c = _candidate(doc, i, feats)
+        c = _candidate(doc, i, feats, method_names[:3])
         if best is None or c[0] > best[0]:
             best = c
     return best[1]

@@ -4,6 +4,8 @@ through `text.name_key` (case-folded, plural-free). Stop words and filler words 
 every part: `paperscope.words`."""
 from __future__ import annotations
 
+import re
+
 from .text import name_key
 
 # Acronyms and names of the field that papers use all the time; never reported as a paper's
@@ -75,4 +77,18 @@ suggested argue argues argued design designs designed train trains trained sampl
 boost boosts boosted mitigate mitigates mitigated alleviate alleviates alleviated incur incurs
 incurred attain attains attained ensure ensures ensured preserve preserves preserved compute
 computes computed adopt adopts adopted involve involves involved
+""".split())
+
+# words that end an adjective more often than a noun, and the nouns among them
+ADJ_END = re.compile(r"(?:al|ive|ous|ic|ible|able|ful|less|ary|ent|ant)$")
+ADJ_NOUNS = frozenset("""
+retrieval signal interval potential proposal tutorial removal trial journal animal arrival
+survival approval rehearsal manual individual material terminal principal chemical objective
+alternative derivative primitive incentive perspective initiative narrative representative
+topic logic metric heuristic music traffic graphic mechanic critic clinic epidemic
+variable table cable label vulnerable agent gradient component student patient client
+environment element segment experiment argument document instrument treatment assessment
+management alignment movement embedment improvement statement equipment investment content
+event intent extent constant variant descent ascent parent percent talent tenant
+participant assistant quadrant dictionary vocabulary boundary summary library binary memory
 """.split())
