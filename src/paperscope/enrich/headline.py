@@ -102,8 +102,16 @@ def _purpose(after: str) -> str | None:
         g = verb if verb.endswith("ing") else gerund(verb) if verb.endswith("s") else None
         if g and g not in ("being", "having", "using", "including", "resulting", "leading", "featuring",
                            "comprising", "containing", "consisting"):
-            return f"{g} {phrase_end(m.group('rest'))}"
+            said = f"{g} {phrase_end(m.group('rest'))}"
+            means = _BY_MEANS.match(m.group("rest"))
+            if leans_back(said) and means:  # "which avoids this domain shift by asking the model to ..."
+                return f"{means.group('verb')} {phrase_end(means.group('rest'))}"
+            return said
     return None
+
+
+# the means a relative clause names: "... this shift by simply asking the model to repeat ..."
+_BY_MEANS = re.compile(r"[^,;]{3,80}?\bby (?:\w+ly )?(?P<verb>[a-z]+ing) (?P<rest>.+)")
 
 
 def _named(obj: str, name: str, long: str | None, forms: dict[str, str] | None = None) -> list[str]:

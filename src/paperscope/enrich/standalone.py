@@ -48,7 +48,7 @@ def strip_lead(s: str) -> str:
 
 
 # what a sentence cannot start with once its opening clause is off
-_NO_START = re.compile(r"(?:or|and|but|nor|of|to|than|as)\b", re.I)
+_NO_START = re.compile(r"(?:or|and|but|nor|of|than)\b", re.I)
 
 
 _TO_THIS_END = re.compile(r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose)"

@@ -34,7 +34,8 @@ _FINDING = re.compile(_WHO + r"(?:show|prove|demonstrate|find|argue|establish|de
                       r"characteri[sz]e|reveal|provide|give|obtain|extend|generali[sz]e|apply|adapt|"
                       r"improve|reformulate|cast|frame|recast|combine|leverage|use|employ|exploit|"
                       r"initiate|settle|resolve|solve|unify|bridge|connect|relate|model|learn|train|"
-                      r"answer|discover|observe|uncover|pinpoint|highlight|found)(?:s|es|d|ed)?\b", re.I)
+                      r"answer|discover|observe|uncover|pinpoint|highlight)(?:s|es|d|ed)?\b", re.I)
+_FOUND = re.compile(_WHO + r"found\b", re.I)  # a finding to join, not a sentence to score up
 # the authors naming their problem: less than a finding, more than background
 _PROBLEM = re.compile(_WHO + r"(?:study|studie|investigate|analy[sz]e|explore|examine|address|"
                       r"tackle|consider|focus|aim)(?:s|es|d|ed)?\b|\bour (?:main )?(?:goal|aim|objective|"
@@ -241,8 +242,13 @@ def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[fl
     quality = score - 6.0 * len(broken) - 2.0 * (1.0 - kept)
     thin = "thin" in broken or kept < 0.65 or (len(text) < 160 and _names_only(text))
     nxt = doc.sentences[i + 1] if i + 1 < len(doc.sentences) else ""
-    if not thin and len(text) < 130 and (_ELABORATES.match(nxt) or any(0 in token_starts(nxt, n) for n in names)):
-        thin = True  # "Our method, DARL, uses ...", "We propose X (EXO) of Y. EXO is guaranteed to ..."
+    named_next = not thin and len(text) < 130 and any(0 in token_starts(nxt, n) for n in names)
+    if not thin and len(text) < 130 and _ELABORATES.match(nxt):  # "Our method, DARL, uses ..."
+        thin = True
+    if named_next:  # "We propose X (EXO) of Y. EXO is guaranteed to ...": joined, not held against it
+        longer = f"{text} {lead_off(nxt)}"
+        if not (broken or any(feats[i + 1][1:])) and len(longer) <= MAX_CHARS and not tldr_breaks(longer):
+            return quality, longer
     if thin and not (set(broken) - {"thin"}) and "…" not in text and i + 1 < len(doc.sentences):
         nxt = doc.sentences[i + 1]
         if not any(feats[i + 1][1:]) and not _OUTLOOK.match(nxt):
@@ -250,7 +256,8 @@ def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[fl
             if len(longer) <= MAX_CHARS and not tldr_breaks(longer):
                 return score + _MAX_BONUS, longer  # what it is, then what it does
     elif nxt and len(text) < 200 and not (broken or any(feats[i + 1][2:])) and \
-            (_FINDING.search(nxt) or _contributes(nxt)) and (unresolved_refs(nxt) or _studies(text)):
+            (_FINDING.search(nxt) or _FOUND.search(nxt) or _contributes(nxt)) and \
+            (unresolved_refs(nxt) or _studies(text)):
         # "We introduce a task ... We prove that gradient descent learns to solve this task ...";
         # "We study X ... We find that Y": what was studied, then what was found
         longer = f"{text} {lead_off(nxt)}"
