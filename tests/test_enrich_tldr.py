@@ -190,3 +190,24 @@ def test_an_opening_clause_comes_off_whole_or_not_at_all():
             "legally allowed to, entrust a central entity with their raw data, we propose a framework "
             "for collaborative generation of synthetic tabular data. It is private.")
     assert not tldr(text).startswith("Or ")
+
+
+def test_a_study_takes_the_first_finding_within_three_sentences_not_a_step():
+    text = ("Memorization is widely studied. We study the interplay between memorization and "
+            "generalization of overparameterized networks trained on a single example. The task is "
+            "the identity map. We formally characterize generalization in single-layer networks. "
+            "Experiments on images follow.")
+    out = tldr(text)
+    assert out.startswith("We study the interplay") and out.endswith(
+        "We formally characterize generalization in single-layer networks.")
+    step = ("Sketching is widely studied. We study streaming algorithms for the subspace approximation "
+            "problem in the row-arrival model. When p is infinite, we need to find a subspace that "
+            "minimizes the largest distance.")
+    assert "we need to find" not in tldr(step)
+
+
+def test_an_answer_to_an_unsaid_question_and_another_method_point_back():
+    assert "back-reference" in tldr_breaks("We give an affirmative answer by developing a variant of Adam.")
+    assert "back-reference" in tldr_breaks("We introduce another phased algorithm with a regret bound.")
+    assert "back-reference" in tldr_breaks("We rectify both the quantitative and qualitative issues of pruning.")
+    assert tldr_breaks("We propose a model that answers questions about tables.") == []

@@ -161,13 +161,17 @@ def _stem(word: str) -> str:
 _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitations|tasks|"
                         r"settings|gaps)\b|\bthe (?:problems?|issues?|challenges?|questions?|"
                         r"limitations?|gaps?) (?:above|mentioned)\b|\b(?:described|mentioned|discussed|"
-                        r"listed|outlined|defined) (?:above|earlier|before)\b", re.I)
+                        r"listed|outlined|defined) (?:above|earlier|before)\b|"
+                        r"\b(?:an? )?(?:affirmative|positive|negative) answer\b|"  # to a question not said
+                        r"\bboth the (?:[\w-]+ )+?(?:issues|problems|challenges|limitations|questions)\b|"
+                        r"\banother (?:[\w-]+ )?(?:algorithm|method|approach|model|variant|estimator|"
+                        r"framework)\b", re.I)
 
 
 _DEFINED_HERE = re.compile(r"[\w\s-]{0,40}?(?:,\s*)?(?:i\.e\.|namely\b|:(?!\s*we\b))")
 _POST_MODIFIER = frozenset("of which who whose that in with from for on at under without".split())
 _REF_HINTS = ("this", "these", "those", "such", "above", "former", "latter", "said", "same",
-              "both", "earlier", "before")
+              "both", "earlier", "before", "answer", "another")
 
 
 @lru_cache(maxsize=256)

@@ -17,7 +17,7 @@ _LEAD_CLAUSE = re.compile(
     r"contrast|this (?:context|setting|regard))[^,]{0,80}|regarding [^,]{2,80}|"
     r"(?:motivated|inspired|guided|driven) by [^,]{2,160}|(?:building|based) (?:on|upon) [^,]{2,120}|"
     r"from (?:this|these|that) [^,]{1,60}|given (?:this|these|that) [^,]{1,60}|with (?:this|these) "
-    r"[^,]{1,60}|under (?:this|these)(?: [^,]{1,60})?|unlike [^,]{2,80}|(?:instead of|in addition to|apart from|rather than) [^,]{2,120}|(?:acknowledging|recogni[sz]ing|"
+    r"[^,]{1,60}|under (?:this|these)(?: [^,]{1,60})?|unlike [^,]{2,80}|(?:instead of|in addition to|apart from|rather than) [^,]{2,120}|for \(?(?:\d|i+|[a-e])\)|(?:acknowledging|recogni[sz]ing|"
     r"considering|noting) [^,]{2,160}|in support of [^,]{2,40}|[a-z]+ing (?:this|these|those|such|the "
     r"above|the aforementioned)(?: (?!we\b)[\w-]+){1,3}|going (?:further|beyond)|beyond (?:this|that))\s*,|"
     r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose|concurrently|"

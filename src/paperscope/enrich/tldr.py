@@ -35,6 +35,7 @@ _FINDING = re.compile(_WHO + r"(?:show|prove|demonstrate|find|argue|establish|de
                       r"improve|reformulate|cast|frame|recast|combine|leverage|use|employ|exploit|"
                       r"initiate|settle|resolve|solve|unify|bridge|connect|relate|model|learn|train|"
                       r"answer|discover|observe|uncover|pinpoint|highlight)(?:s|es|d|ed)?\b", re.I)
+_NEED_TO = re.compile(r"\bwe (?:\w+ )?(?:need|want|wish|have|aim|seek|try|hope) to\b", re.I)
 _FOUND = re.compile(_WHO + r"found\b", re.I)  # a finding to join, not a sentence to score up
 # the authors naming their problem: less than a finding, more than background
 _PROBLEM = re.compile(_WHO + r"(?:study|studie|investigate|analy[sz]e|explore|examine|address|"
@@ -232,6 +233,25 @@ def _studies(text: str) -> bool:
     return bool(_PROBLEM.search(text)) and not _CONTRIB.search(text) and not _FINDING.search(text)
 
 
+def _with_finding(doc: Doc, i: int, feats: list, text: str) -> str | None:
+    """`text` and the finding that completes it: "We introduce a task ... We prove that gradient
+    descent learns to solve this task ..." (the next sentence, which points back at it); "We
+    study X ... We find that Y" (what was studied, then the first finding within three sentences)."""
+    studies = _studies(text)
+    for j in range(i + 1, min(i + (4 if studies else 2), len(doc.sentences))):
+        s = doc.sentences[j]
+        if any(feats[j][2:] if j == i + 1 else feats[j][1:]):
+            continue  # results, housekeeping; background only right after
+        if not (_FINDING.search(s) or _FOUND.search(s) or _contributes(s)) or _NEED_TO.search(s):
+            continue  # "When p = inf, we need to find a subspace V ...": a step, not a finding
+        if j == i + 1 and not (studies or unresolved_refs(s)):
+            return None
+        longer = f"{text} {lead_off(s)}"
+        if len(longer) <= MAX_CHARS and not tldr_breaks(longer):
+            return longer
+    return None
+
+
 def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[float, str]:
     """The TL;DR sentence `i` makes, and how good it is. `names`: the paper's method names (a
     next sentence that opens on one says what the method does)."""
@@ -255,13 +275,9 @@ def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[fl
             longer = f"{text} {lead_off(nxt)}"
             if len(longer) <= MAX_CHARS and not tldr_breaks(longer):
                 return score + _MAX_BONUS, longer  # what it is, then what it does
-    elif nxt and len(text) < 200 and not (broken or any(feats[i + 1][2:])) and \
-            (_FINDING.search(nxt) or _FOUND.search(nxt) or _contributes(nxt)) and \
-            (unresolved_refs(nxt) or _studies(text)):
-        # "We introduce a task ... We prove that gradient descent learns to solve this task ...";
-        # "We study X ... We find that Y": what was studied, then what was found
-        longer = f"{text} {lead_off(nxt)}"
-        if len(longer) <= MAX_CHARS and not tldr_breaks(longer):
+    elif nxt and len(text) < 200 and not broken:
+        longer = _with_finding(doc, i, feats, text)
+        if longer:
             return quality + _MAX_BONUS, longer
     if thin:
         quality -= 1.5
