@@ -105,3 +105,20 @@ def test_a_cut_keeps_the_of_its_head_needs_and_never_stops_on_a_modifier():
     inherent = ("network architectures exploiting Euclidean symmetries inherent in physical systems "
                 "through equivariant message passing")
     assert all(not w.endswith("inherent") for w in fits(inherent, 70, 2))
+
+
+def test_a_problem_the_paper_considers_gives_way_to_what_it_proposes_for_it():
+    text = ("Pricing is a classic problem. We consider the online contextual dynamic pricing problem. "
+            "We propose an approach to modeling the expected demand of a customer "
+            "by incorporating feature-based price elasticity. The regret is near optimal.")
+    assert label_of(text).startswith("Approach to modeling the expected demand of a customer")
+    alone = ("Pricing is a classic problem. We consider the online contextual dynamic pricing problem. "
+             "The regret is near optimal.")
+    assert label_of(alone).startswith("Online contextual dynamic pricing problem")
+
+
+def test_a_phrase_never_ends_on_a_dangling_i_e():
+    from paperscope.enrich.noun_phrase import tidy
+
+    assert tidy("graph out-of-distribution generalization problem, i.e") == \
+        "graph out-of-distribution generalization problem"

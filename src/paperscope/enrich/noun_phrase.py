@@ -58,7 +58,7 @@ problem task question issue""".split())
 GENERIC_VERB = frozenset("improve improves address addresses tackle tackles solve solves "
                           "mitigate mitigates overcome overcomes alleviate alleviates focus focuses "
                           "aim aims seek seeks try tries is are has have can may".split())
-_TRAIL = re.compile(r"\s+(?:in|on|for|with|to|by|via|from|at|as|of|and|or|that|which|the|a|an|"
+_TRAIL = re.compile(r",?\s*\b(?:i\.e|e\.g)\.?$|\s+(?:in|on|for|with|to|by|via|from|at|as|of|and|or|that|which|the|a|an|"
                     r"its|their|this|these|both|using|across|over|under|between|among)$", re.I)
 # modifiers a cut phrase must not end on ("solving convex", "in the continuous")
 _MODIFIERS = frozenset("""convex nonconvex non-convex strongly linear nonlinear non-linear stochastic
