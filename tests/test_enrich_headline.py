@@ -86,6 +86,8 @@ def test_a_cut_never_ends_on_a_word_waiting_for_its_complement():
     assert _checked("GENESIS: object-centric generative model of 3D visual scenes capable") is None
     assert _checked("Adversarial attack based on the exploitation of class-wise") is None
     assert _checked("GENESIS: object-centric generative model of 3D visual scenes") is not None
+    assert "dangling" in label_breaks("Large Language Models are capable")  # every path, not only the headline
+    assert "dangling" in label_breaks("Selection algorithm that picks the best model with hundreds")
 
 
 def test_a_lower_case_name_after_called_names_the_label():

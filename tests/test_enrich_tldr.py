@@ -211,3 +211,11 @@ def test_an_answer_to_an_unsaid_question_and_another_method_point_back():
     assert "back-reference" in tldr_breaks("We introduce another phased algorithm with a regret bound.")
     assert "back-reference" in tldr_breaks("We rectify both the quantitative and qualitative issues of pruning.")
     assert tldr_breaks("We propose a model that answers questions about tables.") == []
+
+
+def test_a_goal_that_points_back_gives_way_to_the_means():
+    text = ("Pruning recurrent networks is hard. We seek to rectify both the quantitative and qualitative "
+            "issues with recurrent network pruning by introducing a new recurrent pruning objective "
+            "derived from the spectrum of the recurrent Jacobian. We evaluate on sequential MNIST.")
+    assert tldr(text) == ("We introduce a new recurrent pruning objective derived from the spectrum of the "
+                          "recurrent Jacobian.")

@@ -305,9 +305,6 @@ _PROBLEM_OBJECT = re.compile(r"^(?:the |a |an )?(?:(?:challenge|problem|task|que
 
 
 def _checked(label: str | None) -> str | None:
-    last = (label or "").rsplit(" ", 1)[-1].lower()
-    if last in ("capable", "able", "hundreds", "thousands", "dozens", "millions") or last.endswith("-wise"):
-        return None  # a cut that left a word waiting for its "of" ("... capable", "... class-wise")
     if not label or label_breaks(label) or re.search(r"\b(?:of|in|on|for|to|with|the|a|an) (?:of|in|on|"
                                                      r"for|to|with|by)\b", label):  # "of the in the"
         return None

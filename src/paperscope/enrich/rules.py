@@ -70,6 +70,10 @@ def _coined(tok: str) -> bool:
     return any(c.isupper() for c in tok[1:]) or any(c.isdigit() for c in tok)
 
 
+# last words that wait for their complement: "... scenes capable", "... of class-wise", "hundreds"
+_WAITING = frozenset("capable able unable hundreds thousands dozens millions billions".split())
+
+
 def label_breaks(label: str, *, position: bool = False) -> list[str]:
     """Rules of a good title-less label that `label` breaks. `position`: whether the paper is
     a position paper (then, and only then, the label starts with "Position:")."""
@@ -93,7 +97,7 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
     if text[:1].islower() and not _coined(words[0]):
         out.append("lower-case")
     last = words[-1].lower()
-    if last in DANGLING or text.rstrip()[-1:] in ",;:-–(" :
+    if last in DANGLING or last in _WAITING or last.endswith("-wise") or text.rstrip()[-1:] in ",;:-–(":
         out.append("dangling")
     if not _balanced(text):
         out.append("unbalanced")

@@ -79,9 +79,9 @@ def self_contained(sentence: str) -> str:
 
 
 # "We address this issue by measuring X" -> "We measure X"
-_BY_DOING = re.compile(r"^(we|this (?:paper|work)) (?:\w+ )?(?:address|tackle|solve|overcome|mitigate|"
-                       r"alleviate|resolve|remedy|fill|bridge|handle|close)(?:es|s)? (?:this|these|"
-                       r"those|such|the above|the aforementioned|both)(?: [\w-]+){1,3}? by ([a-z]+)ing\b",
+_BY_DOING = re.compile(r"^(we|this (?:paper|work)) (?:\w+ (?:to )?)?(?:address|tackle|solve|overcome|mitigate|"
+                       r"alleviate|resolve|remedy|rectify|fix|fill|bridge|handle|close)(?:es|s)? (?:this|these|"
+                       r"those|such|the above|the aforementioned|both)(?: [\w-]+){1,9}? by ([a-z]+)ing\b",
                        re.I)
 # a stem that takes its "e" back: measur(e), combin(e), generat(e), introduc(e), us(e), solv(e)
 _E_STEM = re.compile(r"(?:^|[^aeiouy])[aeiouy][cgsz]$|(?:[^aeiouy]|qu)[aiu]r$|[^aeiouy](?:at|ut|od|id|ud|in|un)$|"
