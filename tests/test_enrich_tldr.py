@@ -219,3 +219,15 @@ def test_a_goal_that_points_back_gives_way_to_the_means():
             "derived from the spectrum of the recurrent Jacobian. We evaluate on sequential MNIST.")
     assert tldr(text) == ("We introduce a new recurrent pruning objective derived from the spectrum of the "
                           "recurrent Jacobian.")
+
+
+def test_a_solution_to_nothing_their_conjecture_and_a_cut_on_a_modifier_are_not_tldrs():
+    assert "back-reference" in tldr_breaks("This paper introduces Cache Merging (CaM) as a solution.")
+    assert tldr_breaks("We propose Cache Merging as a solution to the memory cost of long contexts.") == []
+    assert "back-reference" in tldr_breaks("We study machine teaching and prove their conjecture.")
+    from paperscope.enrich.standalone import self_contained
+
+    assert self_contained("In the regime where M,N >> T, we propose two algorithms for recommending "
+                          "items.") == "We propose two algorithms for recommending items."
+    assert not self_contained("In this paper we analyse the sets of functions expressible by "
+                              "them.").endswith("expressible.")

@@ -11,7 +11,7 @@ from ..words import FILLER_WORDS, STOP_WORDS
 from .phrases import OF_HEADS, as_gerund_phrase, soft_cuts
 from .problem import PAREN
 from .rules import BACKREF, DANGLING, SELF_REF
-from .vocab import ADJ_END, ADJ_NOUNS
+from .vocab import is_modifier
 
 # an aside inside a clause: "that, in turn, ..."
 ASIDE = re.compile(r"\b(that|which), [^,]{3,60}, ")
@@ -139,15 +139,9 @@ def fits(text: str, room: int, min_content: int) -> list[str]:
             continue
         last = cut.rsplit(" ", 1)[-1]
         if len(cut) <= room and content(cut) >= min_content and \
-                last.lower() not in OF_HEADS | DANGLING | _MODIFIERS and not _adjective(last):
+                last.lower() not in OF_HEADS | DANGLING | _MODIFIERS and not is_modifier(last):
             cuts.append(cut)
     return list(dict.fromkeys(out + cuts[::-1]))
-
-
-def _adjective(word: str) -> bool:
-    """Is a cut's last word a modifier waiting for its noun ("complex non-stationary")?"""
-    low = word.lower().rsplit("-", 1)[-1]
-    return word.islower() and bool(ADJ_END.search(low)) and low not in ADJ_NOUNS
 
 
 def capital(text: str) -> str:

@@ -169,13 +169,14 @@ _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitat
                         r"\b(?:an? )?(?:affirmative|positive|negative) answer\b|"  # to a question not said
                         r"\bboth the (?:[\w-]+ )+?(?:issues|problems|challenges|limitations|questions)\b|"
                         r"\banother (?:[\w-]+ )?(?:algorithm|method|approach|model|variant|estimator|"
-                        r"framework)\b", re.I)
+                        r"framework)\b|\btheir (?:conjecture|question|claim|hypothesis|open problem)\b|"
+                        r"(?<=\S )as a (?:solution|remedy|fix)\b(?! (?:to|for)\b)", re.I)  # "... as a solution." (an opening one comes off)
 
 
 _DEFINED_HERE = re.compile(r"[\w\s-]{0,40}?(?:,\s*)?(?:i\.e\.|namely\b|:(?!\s*we\b))")
 _POST_MODIFIER = frozenset("of which who whose that in with from for on at under without".split())
 _REF_HINTS = ("this", "these", "those", "such", "above", "former", "latter", "said", "same",
-              "both", "earlier", "before", "answer", "another")
+              "both", "earlier", "before", "answer", "another", "their", "as a")
 
 
 @lru_cache(maxsize=256)

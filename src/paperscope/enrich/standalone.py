@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from .rules import DANGLING, unresolved_refs
+from .vocab import is_modifier
 
 
 # "To address these challenges, we propose X" -> "We propose X". An opening clause is only taken
@@ -17,10 +18,10 @@ _LEAD_CLAUSE = re.compile(
     r"contrast|this (?:context|setting|regard))[^,]{0,80}|regarding [^,]{2,80}|"
     r"(?:motivated|inspired|guided|driven) by [^,]{2,160}|(?:building|based) (?:on|upon) [^,]{2,120}|"
     r"from (?:this|these|that) [^,]{1,60}|given (?:this|these|that) [^,]{1,60}|with (?:this|these) "
-    r"[^,]{1,60}|under (?:this|these)(?: [^,]{1,60})?|unlike [^,]{2,80}|(?:instead of|in addition to|apart from|rather than) [^,]{2,120}|for \(?(?:\d|i+|[a-e])\)|(?:acknowledging|recogni[sz]ing|"
+    r"[^,]{1,60}|under (?:this|these)(?: [^,]{1,60})?|unlike [^,]{2,80}|(?:instead of|in addition to|apart from|rather than) [^,]{2,120}|in the (?:regime|case|setting) (?:where|when|of) .{1,80}?(?=,\s*we\b)|for \(?(?:\d|i+|[a-e])\)|(?:acknowledging|recogni[sz]ing|"
     r"considering|noting) [^,]{2,160}|in support of [^,]{2,40}|[a-z]+ing (?:this|these|those|such|the "
     r"above|the aforementioned)(?: (?!we\b)[\w-]+){1,3}|going (?:further|beyond)|beyond (?:this|that))\s*,|"
-    r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose|concurrently|"
+    r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose|as an? (?:solution|remedy)|concurrently|"
     r"meanwhile|particularly|simultaneously|on the other hand|in turn|"
     r"however|moreover|furthermore|further|additionally|in addition|thus|therefore|hence|"
     r"consequently|accordingly|instead|then|finally|(?:more )?specifically|concretely|notably|"
@@ -132,6 +133,16 @@ _PURPOSE_REF = re.compile(r"\s(?:in order )?to (?:address|tackle|solve|overcome|
                           r"the aforementioned|such|both)\b[^,.;]{0,50}(?=[,;]\s)", re.I)
 
 
+def _stops_on_modifier(head: str) -> bool:
+    """Does `head` end on a modifier without its noun ("the sets of functions expressible")? A
+    predicate ("WAEs are highly flexible") is a complete sentence."""
+    words = head.split()
+    if not is_modifier(words[-1]):
+        return False
+    return not any(w.lower() in ("is", "are", "be", "was", "were", "remain", "remains", "become", "becomes")
+                   for w in words[-3:-1])
+
+
 def rewrite(sentence: str) -> tuple[str, float]:
     """`self_contained` and the share of the sentence's words it kept."""
     s = lead_off(sentence, keep_paper=False)
@@ -146,9 +157,10 @@ def rewrite(sentence: str) -> tuple[str, float]:
     if refs:
         m = refs[0]
         cuts = [c.start() for c in _BACKREF_CUT.finditer(s[:m.start()])]
-        cuts = [c for c in cuts if len(s[:c].split()) >= 5 and
+        verb = re.search(r"\b(?:we|this (?:paper|work))\s+\w+", s, re.I)  # the cut keeps the authors' verb
+        cuts = [c for c in cuts if len(s[:c].split()) >= 5 and (not verb or c >= verb.end()) and
                 s[:c].rsplit(" ", 1)[-1].lower() not in DANGLING | _REPORTING and
-                not _OPEN_CLAUSE.search(s[:c])]
+                not _stops_on_modifier(s[:c]) and not s[c:].startswith(" of ") and not _OPEN_CLAUSE.search(s[:c])]
         if cuts:
             s = s[:cuts[-1]].rstrip(" ,;:.") + "."
     return s, len(s.split()) / total

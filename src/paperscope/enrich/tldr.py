@@ -221,6 +221,7 @@ _OUTLOOK = re.compile(r"(?:we|our work|this work|this paper) (?:\w+ )?(?:believe
                       r"anticipate|leave|plan)\b", re.I)
 _MAX_BONUS = 0.5  # a joined second sentence: the most a candidate gains over its score
 # a lone mathematical symbol the TL;DR would have to define
+_BARE_VARIABLE = re.compile(r"\$\\?[A-Za-z](?:_\{?\w\}?)?\$")
 _SYMBOL = re.compile(r"(?<=\s)[Α-Ωα-ω](?=[\s,.;:])")
 # a next sentence that says what the method just introduced is or does
 _ELABORATES = re.compile(r"^(?:our|the proposed|this|the resulting) (?:\w+ )?(?:method|approach|model|"
@@ -286,6 +287,8 @@ def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[fl
         before = re.findall(r"[a-z]+", text[:symbol.start()][-20:])
         if not before or before[-1] in STOP_WORDS or len(before[-1]) < 4:
             quality -= 1.5
+    if _BARE_VARIABLE.search(text):  # "if $M$ is a multi-layer network": notation the TL;DR never defines
+        quality -= 1.0
     return quality, text
 
 

@@ -92,3 +92,10 @@ management alignment movement embedment improvement statement equipment investme
 event intent extent constant variant descent ascent parent percent talent tenant
 participant assistant quadrant dictionary vocabulary boundary summary library binary memory
 """.split())
+
+
+def is_modifier(word: str) -> bool:
+    """A lower-case word that ends an adjective more often than a noun ("non-stationary",
+    "expressible", "inherent"): a phrase or a sentence cannot stop on it."""
+    low = word.rsplit("-", 1)[-1]
+    return word.islower() and bool(ADJ_END.search(low)) and low not in ADJ_NOUNS and not low.endswith("ment")
