@@ -124,3 +124,9 @@ def test_a_phrase_never_ends_on_a_dangling_i_e():
 
     assert tidy("graph out-of-distribution generalization problem, i.e") == \
         "graph out-of-distribution generalization problem"
+
+
+def test_the_kind_before_a_spelled_out_name_carries_what_it_is_for():
+    text = BACKGROUND + ("This paper proposes a new reasoning framework, called Thought Rollback (TR), allowing "
+                         "language models to adaptively build thought structure while reasoning. It works.")
+    assert label_of(text) == "TR: reasoning framework allowing language models to adaptively build thought structure"

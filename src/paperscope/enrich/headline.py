@@ -28,7 +28,7 @@ from .acronyms import expand
 from .compose import reads_as_title
 from .methods import Mention
 from .noun_phrase import (ASIDE, GENERIC_VERB, KINDS, LEAD, abbreviated, before_lean, capital, content, fits,
-                          leans_back, loose_end, phrase_end, tidy, unlean)
+                          leans_back, loose_end, phrase_end, purpose, tidy, unlean)
 from .phrases import VERB_S, gerund
 from .rules import label_breaks
 from .vocab import VERBS
@@ -65,53 +65,12 @@ _NAME_DESC = re.compile(r"^\s*(?:\([^()]*\)\s*)?(?:,|:)\s*(?:which is\s+|is\s+)?
 _NAME_REL = re.compile(r"^\s*(?:\([^()]*\)\s*)?,?\s*(?:which|that)\s+(?:can\s+|is able to\s+)?"
                        r"(?P<verb>[a-z]+)\s+(?P<rest>.+)$")
 _NAME_PURPOSE = re.compile(r"^\s*(?:\([^()]*\)\s*)?,?\s*(?P<rest>(?:to|for|that|which) \S.+)$")
-_CALLED = re.compile(r"\s*,?\s+(?:called|named|termed|dubbed|coined|referred to as|namely)\s*$|\s*[,(]\s*$")
+_NAMING_WORDS = r"(?:called|named|termed|dubbed|coined|referred to as|designated as|denoted as|namely)"
+_CALLED = re.compile(r"\s*,?\s+" + _NAMING_WORDS + r"\s*$|\s*[,(]\s*$")
+# "reasoning framework, called Thought Rollback (TR)": the kind before the spelled-out name
+_KIND_CALLED = re.compile(r"^(?P<kind>[^,;]{3,80}?),?\s+" + _NAMING_WORDS + r"\s+(?P<long>[^,;]{3,80})$")
 _APPOSITION = re.compile(r"^(?P<np>[^,;:()]{3,70}),\s+(?P<desc>(?:a|an)\s.+)$")
 _NAMING = ("intro", "called", "appositive", "markup")
-
-
-def _purpose(after: str) -> str | None:
-    """What follows a name and says what it is for or does: "to train X" -> "for training X",
-    ", aimed at learning X" -> "for learning X", ", equipping X with Y" -> "equipping X with Y",
-    ", which extends X" -> "extending X"."""
-    after = re.sub(r"^\s*,?\s*", "", after)
-    m = re.match(r"(?:(?:which|that) (?:is )?)?(?:aimed|designed|tailored|intended) (?:at|to|for) "
-                 r"(?P<rest>.+)", after)
-    if m:
-        after = m.group("rest") if m.group("rest").split()[0].endswith("ing") else "to " + m.group("rest")
-        if after.split()[0].endswith("ing"):
-            return "for " + phrase_end(after)
-    m = re.match(r"to (?:(?:\w+ly|further|better) )?(?P<verb>[a-z]+) (?P<rest>.+)", after)
-    if m:
-        g = gerund(m.group("verb"))
-        if g and m.group("verb") not in GENERIC_VERB:
-            return f"for {g} {phrase_end(m.group('rest'))}"
-        return None
-    m = re.match(r"for (?P<rest>.+)", after)
-    if m:
-        return "for " + phrase_end(m.group("rest"))
-    m = re.match(r"(?P<prep>of|in|on|with|under|over) (?P<rest>.+)", after)
-    if m:  # "exact optimization (EXO) of the alignment objective"
-        return f"{m.group('prep')} {phrase_end(m.group('rest'))}"
-    m = re.match(r"by (?:introducing|proposing|presenting|developing|building|designing|using) (?P<rest>.+)", after)
-    if m:  # "3D-VLA by introducing a new family of embodied foundation models"
-        return "= " + LEAD.sub("", phrase_end(m.group("rest")))
-    m = re.match(r"(?:(?:which|that) (?:can |is able to )?)?(?:\w+ly )?(?P<verb>[a-z]+) (?P<rest>.+)", after)
-    if m and m.group("verb") not in GENERIC_VERB:
-        verb = m.group("verb")
-        g = verb if verb.endswith("ing") else gerund(verb) if verb.endswith("s") else None
-        if g and g not in ("being", "having", "using", "including", "resulting", "leading", "featuring",
-                           "comprising", "containing", "consisting"):
-            said = f"{g} {phrase_end(m.group('rest'))}"
-            means = _BY_MEANS.match(m.group("rest"))
-            if leans_back(said) and means:  # "which avoids this domain shift by asking the model to ..."
-                return f"{means.group('verb')} {phrase_end(means.group('rest'))}"
-            return said
-    return None
-
-
-# the means a relative clause names: "... this shift by simply asking the model to repeat ..."
-_BY_MEANS = re.compile(r"[^,;]{3,80}?\bby (?:\w+ly )?(?P<verb>[a-z]+ing) (?P<rest>.+)")
 
 
 def _named(obj: str, name: str, long: str | None, forms: dict[str, str] | None = None) -> list[str]:
@@ -125,6 +84,9 @@ def _named(obj: str, name: str, long: str | None, forms: dict[str, str] | None =
     if before.rstrip().endswith("(") and after.lstrip().startswith(")"):  # "Long Form (NAME) ..."
         core, spelled = before.rstrip()[:-1].strip(), True
         after = after.lstrip()[1:]
+        kind = _KIND_CALLED.match(core)
+        if kind:  # the purpose goes with the kind: "reasoning framework allowing LLMs to ..."
+            core = kind.group("kind")
     else:
         paren = re.match(r"\s*\(([^()]{3,90})\)", after)  # "NAME (Long Form) ..."
         if paren:
@@ -138,7 +100,9 @@ def _named(obj: str, name: str, long: str | None, forms: dict[str, str] | None =
         core = ""
     kind = re.match(r"\s*(" + "|".join(sorted(KINDS)) + r")\b", after)
     if kind:  # "Federated Calibration (FedCal) approach, emphasizing ..."
-        core, after = f"{core} {kind.group(1).strip()}".strip(), after[kind.end():]
+        word = kind.group(1).strip()
+        core = core if core.lower().endswith(word.lower()) else f"{core} {word}".strip()
+        after = after[kind.end():]
     m = _NAME_DESC.match(after)
     if m:  # "X, a framework for ...", "X: a minimalist alternative to ..."
         desc = LEAD.sub("", phrase_end(m.group("desc")))
@@ -147,11 +111,11 @@ def _named(obj: str, name: str, long: str | None, forms: dict[str, str] | None =
         desc = LEAD.sub("", re.split(r"\s(?:that|which)\s", phrase_end(m.group("desc")))[0])
         if content(desc) >= 2:  # the apposition without a clause that leans back
             out.append(desc)
-    purpose = _purpose(after)
-    if purpose and purpose.startswith("= "):
-        out.append(purpose[2:])
-    elif purpose:
-        out.append(f"{core} {purpose}".strip() if content(core) >= 1 else purpose)
+    said = purpose(after)
+    if said and said.startswith("= "):
+        out.append(said[2:])
+    elif said:
+        out.append(f"{core} {said}".strip() if content(core) >= 1 else said)
     long_form = core if spelled else (long or "")
     if len(long_form.split()) >= 3 and content(long_form) >= 2 and \
             long_form.casefold() != name.casefold():  # a name written out is what titles say

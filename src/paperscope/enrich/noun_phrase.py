@@ -1,6 +1,7 @@
 """Noun phrases as labels: where a phrase ends (a clause, a result, a second verb), how it is
 tidied and cut to fit a room at a phrase boundary, and whether it leans on earlier text ("this
-problem", "their scaling"). Shared by the headline (headline.py) and the position paper's label
+problem", "their scaling"), and what follows a name says it is for ("to train X" -> "for
+training X"). Shared by the headline (headline.py) and the position paper's label
 (position.py).
 """
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ..words import FILLER_WORDS, STOP_WORDS
-from .phrases import OF_HEADS, as_gerund_phrase, soft_cuts
+from .phrases import OF_HEADS, as_gerund_phrase, gerund, soft_cuts
 from .problem import PAREN
 from .rules import BACKREF, DANGLING, SELF_REF
 from .vocab import is_modifier
@@ -57,7 +58,7 @@ theoretical empirical based called named termed dubbed innovative expansive comp
 problem task question issue""".split())
 GENERIC_VERB = frozenset("improve improves address addresses tackle tackles solve solves "
                           "mitigate mitigates overcome overcomes alleviate alleviates focus focuses "
-                          "aim aims seek seeks try tries is are has have can may".split())
+                          "aim aims seek seeks try tries is are has have can may do does did".split())
 _TRAIL = re.compile(r",?\s*\b(?:i\.e|e\.g)\.?$|\s+(?:in|on|for|with|to|by|via|from|at|as|of|and|or|that|which|the|a|an|"
                     r"its|their|this|these|both|using|across|over|under|between|among)$", re.I)
 # modifiers a cut phrase must not end on ("solving convex", "in the continuous")
@@ -199,3 +200,47 @@ def loose_end(text: str) -> str:
     masked = LIST.sub(lambda m: m.group().replace(",", "\x00"), text)
     m = _LOOSE_END.search(masked)
     return text[:m.start()] if m else text
+
+
+def purpose(after: str) -> str | None:
+    """What follows a name and says what it is for or does: "to train X" -> "for training X",
+    ", aimed at learning X" -> "for learning X", ", equipping X with Y" -> "equipping X with Y",
+    ", which extends X" -> "extending X"."""
+    after = re.sub(r"^\s*,?\s*", "", after)
+    m = re.match(r"(?:(?:which|that) (?:is )?)?(?:aimed|designed|tailored|intended) (?:at|to|for) "
+                 r"(?P<rest>.+)", after)
+    if m:
+        after = m.group("rest") if m.group("rest").split()[0].endswith("ing") else "to " + m.group("rest")
+        if after.split()[0].endswith("ing"):
+            return "for " + phrase_end(after)
+    m = re.match(r"to (?:(?:\w+ly|further|better) )?(?P<verb>[a-z]+) (?P<rest>.+)", after)
+    if m:
+        g = gerund(m.group("verb"))
+        if g and m.group("verb") not in GENERIC_VERB:
+            return f"for {g} {phrase_end(m.group('rest'))}"
+        return None
+    m = re.match(r"for (?!the first time\b)(?P<rest>.+)", after)
+    if m:
+        return "for " + phrase_end(m.group("rest"))
+    m = re.match(r"(?P<prep>of|in|on|with|under|over) (?P<rest>.+)", after)
+    if m:  # "exact optimization (EXO) of the alignment objective"
+        return f"{m.group('prep')} {phrase_end(m.group('rest'))}"
+    m = re.match(r"by (?:introducing|proposing|presenting|developing|building|designing|using) (?P<rest>.+)", after)
+    if m:  # "3D-VLA by introducing a new family of embodied foundation models"
+        return "= " + LEAD.sub("", phrase_end(m.group("rest")))
+    m = re.match(r"(?:(?:which|that) (?:can |is able to )?)?(?:\w+ly )?(?P<verb>[a-z]+) (?P<rest>.+)", after)
+    if m and m.group("verb") not in GENERIC_VERB:
+        verb = m.group("verb")
+        g = verb if verb.endswith("ing") else gerund(verb) if verb.endswith("s") else None
+        if g and g not in ("being", "having", "using", "including", "resulting", "leading", "featuring",
+                           "comprising", "containing", "consisting"):
+            said = f"{g} {phrase_end(m.group('rest'))}"
+            means = _BY_MEANS.match(m.group("rest"))
+            if leans_back(said) and means:  # "which avoids this domain shift by asking the model to ..."
+                return f"{means.group('verb')} {phrase_end(means.group('rest'))}"
+            return said
+    return None
+
+
+# the means a relative clause names: "... this shift by simply asking the model to repeat ..."
+_BY_MEANS = re.compile(r"[^,;]{3,80}?\bby (?:\w+ly )?(?P<verb>[a-z]+ing) (?P<rest>.+)")

@@ -71,7 +71,8 @@ def _coined(tok: str) -> bool:
 
 
 # last words that wait for their complement: "... scenes capable", "... of class-wise", "hundreds"
-_WAITING = frozenset("capable able unable hundreds thousands dozens millions billions".split())
+_WAITING = frozenset("capable able unable hundreds thousands dozens millions billions relying depending "
+                     "based focusing".split())
 
 
 def label_breaks(label: str, *, position: bool = False) -> list[str]:
