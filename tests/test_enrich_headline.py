@@ -130,3 +130,15 @@ def test_the_kind_before_a_spelled_out_name_carries_what_it_is_for():
     text = BACKGROUND + ("This paper proposes a new reasoning framework, called Thought Rollback (TR), allowing "
                          "language models to adaptively build thought structure while reasoning. It works.")
     assert label_of(text) == "TR: reasoning framework allowing language models to adaptively build thought structure"
+
+
+def test_more_ways_authors_say_what_they_make_or_study():
+    show_and_propose = BACKGROUND + ("In this paper, we show that attention is not necessary for vision and propose "
+                                     "a new generic vision backbone with bidirectional state space blocks. It is fast.")
+    assert label_of(show_and_propose).startswith("Vision backbone with bidirectional state space blocks")
+    delves = BACKGROUND + ("This paper delves into the convergence properties of SGD algorithms with arbitrary "
+                           "data ordering. We find faster rates.")
+    assert label_of(delves).startswith("Convergence properties of SGD algorithms with arbitrary data ordering")
+    ours = BACKGROUND + ("While recent methods rely on smoothness priors, our method introduces a regularization "
+                         "term that leverages adversarial samples around the shape. It helps.")
+    assert label_of(ours).startswith("Regularization term that leverages adversarial samples around the shape")

@@ -31,7 +31,7 @@ from .noun_phrase import (ASIDE, GENERIC_VERB, KINDS, LEAD, abbreviated, before_
                           leans_back, loose_end, phrase_end, purpose, tidy, unlean)
 from .phrases import VERB_S, gerund
 from .rules import label_breaks
-from .vocab import VERBS
+from .vocab import VERBS, is_modifier
 
 VERBS_S = frozenset(v for v in VERBS if v.endswith(("s", "ed")))
 
@@ -45,8 +45,14 @@ _TIERS = [re.compile(_VOICE + r"(?P<verb>" + verbs + r")(?:e|es|ed|ing|s|y|ies|i
     r"propos|introduc|present|develop|design|devis|construct|creat|formulat|put forward|releas|"
     r"curat|buil|(?<=contribution )(?:i)",
     r"stud|investigat|analy[sz]|examin|explor|revisit|characteri[sz]|focus(?:es)? on|approach|"
-    r"consider|initiat",
+    r"consider|initiat|delv(?:es|e) into",
     r"provid|establish|deriv|offer|contribut|giv")]
+# "we show that X and propose Y", "our method introduces Y": the authors' own contribution said second
+_AND_MAKE = re.compile(r"\b(?:we|this (?:paper|work)) (?:\w+ly )?(?:show|find|argue|demonstrate|observe|"
+                       r"reveal|prove)s? that\b[^.;]{5,200}?\band (?:then |further |also )?"
+                       r"(?:propose|introduce)s?\s+(?!to\b)", re.I)
+_OUR_MAKES = re.compile(r"\bour (?:method|approach|framework|model|algorithm)\s+(?:\w+ly\s+)?"
+                        r"(?:introduces|proposes|develops)\s+", re.I)
 # "X is proposed", "... is introduced": the passive voice at the start of a sentence
 _PASSIVE = re.compile(r"^(?P<obj>(?:a|an|the)\s.{5,160}?)\s+(?:is|are)\s+(?:proposed|introduced|"
                       r"presented|developed)\b", re.I)
@@ -94,6 +100,8 @@ def _named(obj: str, name: str, long: str | None, forms: dict[str, str] | None =
         else:
             core = _CALLED.sub("", before)
     core = LEAD.sub("", _CALLED.sub("", core.strip()).strip(" '\""))
+    if not re.search(r"[,;]", core) and phrase_end(core) != core:
+        return []  # "specific changes within layers and discover that during CO": a clause, not CO's description
     if forms:  # "novel FRL algorithm" says what it is once FRL is written out
         core = expand(core, forms)
     if re.search(r"[,;]", core):
@@ -197,6 +205,8 @@ def _objects(s: str, tier: int, deferred: list[str] | None = None) -> list[str]:
     starts = list(_TIERS[tier].finditer(s))
     if tier == 0:
         starts += list(_BY.finditer(s)) + list(_ENUMERATED.finditer(s))
+        if not starts:
+            starts += list(_AND_MAKE.finditer(s)) + list(_OUR_MAKES.finditer(s))
     if tier == 2:
         starts += list(_OUR_IS.finditer(s))
     for m in starts:
@@ -273,6 +283,8 @@ def _checked(label: str | None) -> str | None:
                                                      r"for|to|with|by)\b", label):  # "of the in the"
         return None
     body = label.split(": ", 1)[-1]
+    if is_modifier(body.rsplit(" ", 1)[-1]):
+        return None  # "Adam-atan2: numerically stable": a modifier waiting for its noun
     return label if reads_as_title(body, "intro", VERBS_S, named=": " in label) else None
 
 

@@ -21,10 +21,11 @@ ASIDE = re.compile(r"\b(that|which), [^,]{3,60}, ")
 _END = re.compile(
     r";|\s[-–—]+\s|—|---|\.\s|\.$|:\s|,\s|\s(?:which|where|whereby|wherein|while|whereas|although|"
     r"though|because|since|thereby|thus|hence|so that|in order to|that (?:we|is|are) (?:call|"
-    r"name|term|dub)\w*|and (?:then |also |further |empirically |theoretically |experimentally )?"
+    r"name|term|dub)\w*|and (?:then |also |further |\w+ly )?"
     r"(?:show|prove|demonstrate|find|derive|establish|achieve|evaluate|apply|conduct|perform|"
     r"propose|present|introduce|use|employ|develop|study|investigate|explore|discuss|identify|"
-    r"design|obtain|give|offer|release|compare|validate|verify|provide|analy[sz]e)\w*|(?:which|"
+    r"design|obtain|give|offer|release|compare|validate|verify|provide|analy[sz]e|discover|uncover|reveal|link|"
+    r"observe|highlight|argue|suggest)\w*|(?:which|"
     r"that) (?:achieves?|outperforms?|significantly|substantially|consistently)|(?:under|with|"
     r"given|on) (?:the|an?) (?:\w+ )?(?:assumption|premise|hypothesis|observation|condition|"
     r"insight|idea)s? that|in the sense|and \w+ (?:the|a|an|its|their|how|that|whether|why)|"
