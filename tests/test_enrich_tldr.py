@@ -231,3 +231,16 @@ def test_a_solution_to_nothing_their_conjecture_and_a_cut_on_a_modifier_are_not_
                           "items.") == "We propose two algorithms for recommending items."
     assert not self_contained("In this paper we analyse the sets of functions expressible by "
                               "them.").endswith("expressible.")
+
+
+def test_an_abbreviation_the_abstract_defined_elsewhere_is_written_out_once():
+    text = ("Large language models (LLMs) are used widely. The distributional simplicity bias (DSB) says "
+            "that networks learn low-order moments first. In this work, we present new evidence for the DSB "
+            "by showing that LLMs learn statistics of increasing complexity during training.")
+    assert tldr(text) == ("In this work, we present new evidence for the distributional simplicity bias (DSB) "
+                          "by showing that large language models (LLMs) learn statistics of increasing "
+                          "complexity during training.")
+    own = ("Caches are large. A linear dynamical system (LDS) is simple. In this paper we build an LDS mirror "
+           "of a Gaussian process, called Layer-Adaptive Mirror (LAM), that learns fast.")
+    out = tldr(own)
+    assert "a linear dynamical system (LDS) mirror" in out and out.count("(LAM)") == 1

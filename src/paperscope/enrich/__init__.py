@@ -43,7 +43,7 @@ from .links import find_links
 from .methods import find_mentions
 from .paper_type import classify
 from .text import Doc
-from .tldr import best_sentence
+from .tldr import best_sentence, spelled_out
 
 # Bump when the derivation changes, so stored facts can be recomputed (see enrich/refresh.py).
 FACTS_VERSION = "8"
@@ -66,7 +66,7 @@ def derive_facts(title: str | None, abstract: str) -> dict[str, Any]:
     return {
         "label": make_label(title, doc, mentions, tldr, paper_type=paper_type, keyphrases=phrases),
         "methods": methods,
-        "tldr": tldr,
+        "tldr": spelled_out(tldr, doc),
         "code_urls": code_urls,
         "links": links,
         "paper_type": paper_type,

@@ -16,6 +16,7 @@ import re
 from ..words import STOP_WORDS, prose_words
 from .rules import tldr_breaks, unresolved_refs
 from .standalone import lead_off, rewrite, strip_lead
+from .acronyms import long_forms
 from .text import Doc, token_starts
 
 # the authors speaking, the verb within a few words: "we then propose", "this paper presents"
@@ -308,3 +309,32 @@ def best_sentence(doc: Doc, method_names: list[str]) -> str:
         if best is None or c[0] > best[0]:
             best = c
     return best[1]
+
+
+def spelled_out(tldr: str, doc: Doc) -> str:
+    """The TL;DR with each abbreviation the abstract defined elsewhere written out where it is
+    first used ("new evidence for the DSB" -> "... for the distributional simplicity bias
+    (DSB)"), so it reads without the abstract; an abbreviation it defines itself stays."""
+    forms = long_forms(doc.sentences)
+    for short, long in forms.items():
+        if re.search(r"\(\s*" + re.escape(short) + r"s?(?![\w-])", tldr) or '"' in long or \
+                long.endswith("sse"):
+            continue  # defined in the TL;DR itself, or a long form not to be trusted as written
+        for token, written in ((short + "s", long if long.endswith("s") else long + "s"), (short, long)):
+            starts = token_starts(tldr, token)
+            starts = [s for s in starts if not re.match(r"\s*\(", tldr[s + len(token):])]  # "PID (LA-PID)"
+            if starts:
+                at = starts[0]
+                written = written[:1].upper() + written[1:] if at == 0 else written
+                before = re.sub(r"\b(an?) $", lambda m: _article(m.group(1), written) + " ", tldr[:at])
+                longer = f"{before}{written} ({token}){tldr[at + len(token):]}"
+                if len(longer) <= MAX_CHARS:
+                    tldr = longer
+                break
+    return tldr
+
+
+def _article(article: str, word: str) -> str:
+    """"a" or "an" for `word` as written out ("an LDS" -> "a linear dynamical system")."""
+    right = "an" if word[:1].lower() in "aeiou" else "a"
+    return right.capitalize() if article[:1].isupper() else right
