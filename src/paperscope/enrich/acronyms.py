@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .text import clean_token, is_capitalised, is_coined, replace_token
 
@@ -143,6 +144,11 @@ def definitions(sentence: str) -> list[Definition]:
 def long_forms(sentences: list[str], max_words: int = 6) -> dict[str, str]:
     """Short form -> long form of every `long form (SHORT)` definition in the sentences (the
     first definition of each short form wins; long forms of up to `max_words` words)."""
+    return dict(_long_forms(tuple(sentences), max_words))  # the label and the TL;DR both ask
+
+
+@lru_cache(maxsize=32)
+def _long_forms(sentences: tuple[str, ...], max_words: int) -> dict[str, str]:
     out: dict[str, str] = {}
     for sentence in sentences:
         if "(" not in sentence:
