@@ -17,7 +17,8 @@ _ADVOCATE = re.compile(r"\bwe (?:\w+ )?(?:advocate|urge|call on)\b|this paper (?
 # cues of a position paper when the abstract does not say "position paper" (weights of a
 # logistic fit on the tuning half of ICML 2024 against ICLR 2020 / PMLR / NIPS abstracts,
 # rounded; a match counts at most twice); POSITION_AT: the score that makes it one
-_POSITION_CUES = [(w, re.compile(rx, re.I)) for w, rx in (
+# (run on the lower-cased abstract, except the one that needs its case: faster than re.I)
+_POSITION_CUES = [(w, re.compile(rx), "(?-i:" in rx) for w, rx in (
     (2.2, r"\bwe (?:\w+ )?(?:argue|contend|posit|believe|caution)\b|"
           r"\b(?:paper|work|piece|essay) (?:argues|contends)\b"),
     (2.1, r"\badvocat\w+|\burg(?:e|es)\b|\bcalls? (?:for|on|to action)\b"),
@@ -36,7 +37,8 @@ POSITION_AT = 5.5
 def position_score(text: str) -> float:
     """How much an abstract reads like a position paper (argues, calls for, speaks to the
     community, little about experiments)."""
-    return sum(w * min(len(rx.findall(text)), 2) for w, rx in _POSITION_CUES)
+    lower = text.lower()
+    return sum(w * min(len(rx.findall(text if cased else lower)), 2) for w, rx, cased in _POSITION_CUES)
 
 
 @lru_cache(maxsize=64)  # the label asks twice per abstract
