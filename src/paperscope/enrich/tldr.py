@@ -235,6 +235,12 @@ def _studies(text: str) -> bool:
     return bool(_PROBLEM.search(text)) and not _CONTRIB.search(text) and not _FINDING.search(text)
 
 
+def _joined(text: str, nxt: str) -> str | None:
+    """`text` followed by the sentence `nxt`, when the two fit a TL;DR and break none of its rules."""
+    longer = f"{text} {lead_off(nxt)}"
+    return longer if len(longer) <= MAX_CHARS and not tldr_breaks(longer) else None
+
+
 def _with_finding(doc: Doc, i: int, feats: list, text: str) -> str | None:
     """`text` and the finding that completes it: "We introduce a task ... We prove that gradient
     descent learns to solve this task ..." (the next sentence, which points back at it); "We
@@ -248,8 +254,8 @@ def _with_finding(doc: Doc, i: int, feats: list, text: str) -> str | None:
             continue  # "When p = inf, we need to find a subspace V ...": a step, not a finding
         if j == i + 1 and not (studies or unresolved_refs(s)):
             return None
-        longer = f"{text} {lead_off(s)}"
-        if len(longer) <= MAX_CHARS and not tldr_breaks(longer):
+        longer = _joined(text, s)
+        if longer:
             return longer
     return None
 
@@ -268,14 +274,14 @@ def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[fl
     if not thin and len(text) < 130 and _ELABORATES.match(nxt):  # "Our method, DARL, uses ..."
         thin = True
     if named_next:  # "We propose X (EXO) of Y. EXO is guaranteed to ...": joined, not held against it
-        longer = f"{text} {lead_off(nxt)}"
-        if not (broken or any(feats[i + 1][1:])) and len(longer) <= MAX_CHARS and not tldr_breaks(longer):
+        longer = None if broken or any(feats[i + 1][1:]) else _joined(text, nxt)
+        if longer:
             return quality, longer
     if thin and not (set(broken) - {"thin"}) and "…" not in text and i + 1 < len(doc.sentences):
         nxt = doc.sentences[i + 1]
         if not any(feats[i + 1][1:]) and not _OUTLOOK.match(nxt):
-            longer = f"{text} {lead_off(nxt)}"
-            if len(longer) <= MAX_CHARS and not tldr_breaks(longer):
+            longer = _joined(text, nxt)
+            if longer:
                 return score + _MAX_BONUS, longer  # what it is, then what it does
     elif nxt and len(text) < 200 and not broken:
         longer = _with_finding(doc, i, feats, text)
