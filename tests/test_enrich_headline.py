@@ -142,3 +142,45 @@ def test_more_ways_authors_say_what_they_make_or_study():
     ours = BACKGROUND + ("While recent methods rely on smoothness priors, our method introduces a regularization "
                          "term that leverages adversarial samples around the shape. It helps.")
     assert label_of(ours).startswith("Regularization term that leverages adversarial samples around the shape")
+
+
+def test_a_kind_called_by_name_with_a_purpose_says_what_the_method_does():
+    text = BACKGROUND + ("We present an approach called Q-tuning to adapt a pretrained speech model to "
+                         "maximize a task-specific reward. The idea is to learn a linear probe.")
+    assert label_of(text) == "Q-tuning: adapting a pretrained speech model to maximize a task-specific reward"
+
+
+def test_a_name_the_abstract_presents_as_someone_elses_is_not_the_papers_name():
+    text = ("Predicting rare events is hard. In this work, we propose the use of two variants of a "
+            "well-known approach, regularized multi-label learning (MLL), for rare clinical events. "
+            "We derive asymptotic properties of our estimators.")
+    assert not label_of(text).startswith("MLL:")
+    problem = ("This paper is concerned with solving the capacitated vehicle routing problems (CVRP). "
+               "Classical solvers are slow. In this paper, we present learn to improve (L2I), the first "
+               "learning based approach for CVRP that is efficient in solving speed.")
+    assert label_of(problem).startswith("L2I: ")
+
+
+def test_two_named_methods_are_both_named_or_neither():
+    text = BACKGROUND + ("In this work, we propose two new methods to improve the transferability of adversarial policies, "
+                         "namely Lookahead Gradient Control (LGC) and Scale-Invariant Control (SIC). "
+                         "LGC adapts momentum.")
+    assert label_of(text).startswith("LGC and SIC: ")
+
+
+def test_a_noun_after_to_is_not_made_a_verb_and_no_label_ends_waiting_for_its_object():
+    text = BACKGROUND + ("We present a novel approach to uncertainty quantification in classification "
+                         "tasks based on label-wise decomposition of uncertainty measures.")
+    assert "ying" not in label_of(text).split()[0]
+    assert label_breaks("BEN: Bayesian model-free formulation and the first analysis showing") == ["dangling"]
+    assert label_breaks("FooQA: question answering dataset to train") == ["dangling"]
+    assert label_breaks("FooQA: question answering dataset to train visual agents") == []
+
+
+def test_the_main_contribution_of_this_paper_is_read_as_its_contribution():
+    text = ("Let p be an unknown distribution over the unit interval. We consider the problem of density "
+            "estimation. The main contribution of this paper is a highly efficient density estimation "
+            "algorithm using a variable-width histogram. We give an algorithm that makes few draws.")
+    facts = derive_facts(None, text)
+    assert "variable-width histogram" in facts["label"]
+    assert "variable-width histogram" in facts["tldr"]

@@ -244,3 +244,33 @@ def test_an_abbreviation_the_abstract_defined_elsewhere_is_written_out_once():
            "of a Gaussian process, called Layer-Adaptive Mirror (LAM), that learns fast.")
     out = tldr(own)
     assert "a linear dynamical system (LDS) mirror" in out and out.count("(LAM)") == 1
+
+
+def test_more_opening_clauses_that_lean_back_come_off():
+    from paperscope.enrich.standalone import self_contained
+    assert self_contained("On the basis of the hypothesis, we propose entropy propagation (EntProp), which "
+                          "feeds hard samples to the network.").startswith("We propose entropy propagation")
+    assert self_contained("Based on that interaction we design the counterfactual control (CFC) "
+                          "architecture.") == "We design the counterfactual control (CFC) architecture."
+    assert self_contained("In doing so, we develop techniques for analyzing M-estimation.") == \
+        "We develop techniques for analyzing M-estimation."
+    assert self_contained("In this paper, we close the gap and present error bounds for score "
+                          "approximation.") == "We present error bounds for score approximation."
+
+
+def test_references_to_things_a_tldr_never_named_break_its_rules():
+    for text in ("We give a direct algebraic proof of the theorem.",
+                 "We obtain near-optimal regret guarantees for both frameworks.",
+                 "This paper proposes new, scalable solutions to the bandit problem in two respects.",
+                 "We propose the sliced Cramer distance as a suitable choice."):
+        assert tldr_breaks(text), text
+    assert not tldr_breaks("We prove the conjecture of Erdos on random graphs for all sparse graphs.")
+
+
+def test_a_sentence_glued_to_the_next_without_a_space_is_split():
+    from paperscope.enrich.text import Doc
+    doc = Doc.of("We propose a recurrent network for video super-resolution (SR).Different from RNNs, it "
+                 "uses convolutions. See github.com/a/B.Code for code.")
+    assert doc.sentences[0] == "We propose a recurrent network for video super-resolution (SR)."
+    assert doc.sentences[1].startswith("Different from RNNs")
+    assert "github.com/a/B.Code" in doc.raw

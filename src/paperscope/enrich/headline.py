@@ -26,7 +26,7 @@ import re
 from ..words import STOP_WORDS
 from .acronyms import expand
 from .compose import reads_as_title
-from .methods import Mention
+from .methods import Mention, is_background
 from .noun_phrase import (ASIDE, GENERIC_VERB, KINDS, LEAD, abbreviated, before_lean, capital, content, fits,
                           leans_back, loose_end, phrase_end, purpose, tidy, unlean)
 from .phrases import VERB_S, gerund
@@ -50,7 +50,8 @@ _TIERS = [re.compile(_VOICE + r"(?P<verb>" + verbs + r")(?:e|es|ed|ing|s|y|ies|i
 # "we show that X and propose Y", "our method introduces Y": the authors' own contribution said second
 _AND_MAKE = re.compile(r"\b(?:we|this (?:paper|work)) (?:\w+ly )?(?:show|find|argue|demonstrate|observe|"
                        r"reveal|prove)s? that\b[^.;]{5,200}?\band (?:then |further |also )?"
-                       r"(?:propose|introduce)s?\s+(?!to\b)", re.I)
+                       r"(?:propose|introduce)s?\s+(?!to\b)|\bwe (?:extend|generali[sz]e) [^.;]{3,120}?\band (?:then |further |also )?"
+                       r"(?:propose|introduce|develop|design|present)\s+(?!to\b)", re.I)
 _OUR_MAKES = re.compile(r"\bour (?:method|approach|framework|model|algorithm)\s+(?:\w+ly\s+)?"
                         r"(?:introduces|proposes|develops)\s+", re.I)
 # "X is proposed", "... is introduced": the passive voice at the start of a sentence
@@ -59,9 +60,10 @@ _PASSIVE = re.compile(r"^(?P<obj>(?:a|an|the)\s.{5,160}?)\s+(?:is|are)\s+(?:prop
 _OPENING = re.compile(r"^(?:(?:in this (?:paper|work)|here|to this end|finally|specifically),?\s+)", re.I)
 # an object that is no phrase to stand alone: a clause, an infinitive, a perspective
 _NOT_OBJECT = re.compile(r"(?:(?:extensive |numerical |experimental |empirical |comprehensive |detailed |"
-                         r"an? |several |some )*(?:results|experiments|evaluations?|overview|perspective|"
+                         r"an? |several |some )*(?:[\w-]+ )?(?:results|experiments|evaluations?|simulations|overview|perspective|"
                          r"insights?|discussions?|intriguing|analyses)\b|"
-                         r"(?:compelling |new |strong |further |empirical |novel )*evidence|(?:the )?"
+                         r"(?:compelling |new |strong |further |empirical |novel )*evidence|(?:the |a |an )?"
+                         r"(?:recently proposed|well-known|existing|classical)|(?:the )?"
                          r"case (?:of|where|when|in which)|to|that|how|why|whether|what|when|if|an? "
                          r"(?:novel |new |different )?"
                          r"(?:perspective|view|look|lens)|(?:several|some|many|various) (?:insights?|"
@@ -123,7 +125,10 @@ def _named(obj: str, name: str, long: str | None, forms: dict[str, str] | None =
     if said and said.startswith("= "):
         out.append(said[2:])
     elif said:
-        out.append(f"{core} {said}".strip() if content(core) >= 1 else said)
+        if core and content(core) == 0 and said.startswith("for "):  # "approach called Q-probing to adapt X"
+            out += [said[4:], f"{core} {said}".strip()]
+        else:
+            out.append(f"{core} {said}".strip() if content(core) >= 1 else said)
     long_form = core if spelled else (long or "")
     if len(long_form.split()) >= 3 and content(long_form) >= 2 and \
             long_form.casefold() != name.casefold():  # a name written out is what titles say
@@ -179,6 +184,8 @@ _OUR_IS = re.compile(r"\b(?:our|the proposed) (?:method|approach|framework|model
                      r"(?:can be (?:seen|viewed|interpreted|understood) as|is)\s+(?=an?\s)", re.I)
 _ENUMERATED = re.compile(r"\b(?:two|three|four|several) (?:main |key |major )?contributions?:\s*"
                          r"(?:\(?(?:1|i|a)\)\s*)?", re.I)
+_MAIN = re.compile(r"\bthe (?:main|key|primary|central) contributions? of (?:this|our|the) (?:paper|work) "
+                   r"(?:is|are)\s+", re.I)
 _AIMS = re.compile(r"\b(?:this (?:paper|work|study)|we) aims? to (?P<verb>[a-z]+)\s+", re.I)
 _KIND_TO_VERB = re.compile(r"^(?:(?:simple|novel|new|general|principled|efficient) )*(?:method|approach|"
                            r"framework|technique|way|algorithm|strategy|scheme|procedure) to "
@@ -204,7 +211,7 @@ def _objects(s: str, tier: int, deferred: list[str] | None = None) -> list[str]:
     out = []
     starts = list(_TIERS[tier].finditer(s))
     if tier == 0:
-        starts += list(_BY.finditer(s)) + list(_ENUMERATED.finditer(s))
+        starts += list(_BY.finditer(s)) + list(_ENUMERATED.finditer(s)) + list(_MAIN.finditer(s))
         if not starts:
             starts += list(_AND_MAKE.finditer(s)) + list(_OUR_MAKES.finditer(s))
     if tier == 2:
@@ -236,7 +243,8 @@ def headline(sentences: list[str], own_start: int, mentions: list[Mention], limi
     """The contribution sentence's object as a title, or None (see the module's text).
     `best`: the index of the sentence that states the contribution best (the TL;DR's), read
     first."""
-    names = [m for m in mentions if m.how != "variant" and not re.fullmatch(r"[A-Z]{2}[a-z]{3,}", m.name)][:2]
+    names = [m for m in mentions if m.how != "variant" and not re.fullmatch(r"[A-Z]{2}[a-z]{3,}", m.name)
+             and not is_background(m, sentences)][:2]
     named = [m for m in names if m.how in _NAMING]
     own = sentences[own_start:]
     del best  # the TL;DR's sentence is often a detail; the first "we propose" states the paper
@@ -308,8 +316,24 @@ def _best(prefix: str, text: str, forms: dict[str, str], room: int, min_content:
 
 def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention], limit: int,
                  forms: dict[str, str], own: list[str] = ()) -> str | None:
+    several = _SEVERAL.match(obj)
+    numbered = several and sum(m.name in obj for m in names) >= 2
     for m in names:
+        if tier == 1 and m.how == "acronym":  # "we study learning a mixture of MultiNomial Logit (MNL) model"
+            continue
         at = obj.find(m.name)
+        if numbered and at >= 0:  # "two new methods ..., namely NI-FGSM and SIM": both names or none
+            other = next((n.name for n in names if n is not m and n.name in obj), None)
+            if other is None:
+                continue
+            for desc in (re.split(r",\s*(?:namely|i\.e\.|that is)\b|:|;", obj)[0], phrase_end(obj)):
+                if m.name in desc or other in desc:
+                    continue  # "FastRNN and FastGRNN algorithms" says no more than the names
+                label = _best(f"{m.name} and {other}: ", LEAD.sub("", desc), forms,
+                              limit - len(m.name) - len(other) - 7, 2)
+                if label:
+                    return label
+            continue
         if at < 0 or len(obj[:at].split()) > 16 or ": " in obj[:at]:
             continue
         descs = [d for d in _named(obj, m.name, m.long, forms) + _subject(own[:3], m.name)
@@ -357,7 +381,7 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
         return None
     if len(head.split()) <= 3:  # a bare topic ("optimal partitioning tree")
         return None
-    if tier == 0 and named:  # the name comes in a later sentence ("We name our model X")
+    if tier == 0 and named and not (several and len({m.name for m in named}) > 1):  # "We name our model X"
         label = _best(f"{named[0].name}: ", head, forms, limit - len(named[0].name) - 2, 3)
         if label:
             return label
@@ -369,4 +393,7 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
     return label
 
 
+# "two new methods", "approximation algorithms for X": more than one contribution, not one name's
+_SEVERAL = re.compile(r"(?:(?:two|three|four|several|both)\s|(?:[\w-]+\s){0,3}(?:algorithms|methods|approaches|"
+                      r"frameworks|techniques|strategies|schemes|estimators)\b)", re.I)
 SHORT_UNNAMED = 5  # blind readers accepted 1 in 30 unnamed labels of 5 words or fewer (development sheets)

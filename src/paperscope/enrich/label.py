@@ -28,7 +28,7 @@ from .compose import descriptive, is_bare, reads_as_title, trim_front
 from . import phrases as ph
 from .acronyms import expand, long_forms
 from .label_words import content_words, title_odds, weights_of, word_features
-from .methods import Mention
+from .methods import Mention, is_background
 from .position import is_position, position_headline
 from .problem import OPENER, PAREN, lower_first, problem, topic_ok, with_problem
 from .rules import DANGLING, MAX_LABEL_CHARS, label_breaks
@@ -289,7 +289,8 @@ def candidates(doc: Doc, mentions: list[Mention], tldr: str, limit: int = MAX_LA
     pool.lead_words = content_words(" ".join(spelled[:2]))
     # an abbreviation the background defines ("dynamical systems reconstruction (DSR)") is the
     # field's term, not the paper's name
-    primary = _primary([m for m in mentions if not (m.how == "acronym" and m.sentence < doc.own_start)])
+    primary = _primary([m for m in mentions if not (m.how == "acronym" and m.sentence < doc.own_start)
+                        and not is_background(m, doc.sentences)])
     named = " ".join(t for t in ((primary.desc, primary.long, primary.rel) if primary else ()) if t)
     pool.word_features = word_features(spelled, doc.own_start, tldr, keyphrases or [], named, forms)
     if primary and not pool.position:

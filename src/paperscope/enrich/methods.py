@@ -36,6 +36,30 @@ class Mention:
     rel: str | None = None  # "reduces the number of required Monte Carlo replications"
 
 
+# "a well-known approach, regularized multi-label learning (MLL)", "the recently proposed EasyLLP
+# rule": a name the abstract presents as someone else's
+_CUE = (r"(?:recently proposed|previously proposed|well-known|well known|widely[- ]used|popular|classical|"
+        r"classic|existing|standard|conventional|prior)")
+_BACKGROUND = re.compile(r"(?:\b" + _CUE + r"(?:\s+[\w-]+){0,5}|\b(?:a|an|the)\s+(?:\w+\s+)?" + _CUE +
+                         r"(?:\s+[\w-]+){0,4},(?:\s+(?!we\b|our\b)[\w-]+){0,2})\s+\(?$", re.I)
+_PROBLEM_NAME = re.compile(r"\b(?:problems?|tasks?|settings?|games?)$", re.I)
+
+
+# "a variant of the classical online gradient descent algorithm, called reweighted OGD (ROGD)"
+_OWN_VARIANT = re.compile(r"\b(?:called|named|dubbed|termed|coined|variant|extension|version|generali[sz]ation)\b", re.I)
+
+
+def is_background(m: Mention, sentences: list[str]) -> bool:
+    """Is `m` a name the paper uses rather than its own: presented as existing or well known,
+    or the name of a problem ("capacitated vehicle routing problems (CVRP)")?"""
+    if m.long and _PROBLEM_NAME.search(m.long.strip()):
+        return True
+    s = sentences[m.sentence] if 0 <= m.sentence < len(sentences) else ""
+    at = s.find(m.long) if m.long and m.long in s else s.find(m.name)
+    window = s[max(0, at - 90):at]
+    return at > 0 and bool(_BACKGROUND.search(window)) and not _OWN_VARIANT.search(window)
+
+
 def _name_at(text: str) -> tuple[str, int] | None:
     """The name that starts `text` (quoted, coined or a run of capitalised words) and its
     length, or None. A name must end where a name can end (punctuation, `which`, ...)."""

@@ -61,7 +61,8 @@ def gerund(verb: str) -> str | None:
     """`reduces` / `reduce` -> `reducing`, `maps` -> `mapping`, `applies` -> `applying`.
     None for forms that are not a plain present verb."""
     v = verb.lower()
-    if v.endswith(("ed", "ing", "ly")) or len(v) < 3 or v in STOP_WORDS:
+    if v.endswith(("ed", "ing", "ly", "ty", "tion", "sion", "ness", "ism", "ogy", "ship", "hood")) or \
+            len(v) < 3 or v in STOP_WORDS:  # "to uncertainty quantification" holds no verb
         return None
     if v.endswith("ies") and len(v) > 4:
         return v[:-3] + "ying"

@@ -72,7 +72,12 @@ def _coined(tok: str) -> bool:
 
 # last words that wait for their complement: "... scenes capable", "... of class-wise", "hundreds"
 _WAITING = frozenset("capable able unable hundreds thousands dozens millions billions relying depending "
-                     "based focusing".split())
+                     "based focusing showing allowing enabling achieving requiring ensuring providing "
+                     "yielding giving containing involving exhibiting demonstrating revealing indicating "
+                     "suggesting producing outperforming surpassing utilizing employing".split())
+# "dataset to train", "framework to exploit": a purpose cut before its object
+_KIND_TO_VERB_END = re.compile(r"\b(?:method|approach|framework|model|algorithm|technique|strategy|scheme|"
+                               r"dataset|benchmark|tool|system|architecture|objective|loss)s? to [a-z]+$")
 
 
 def label_breaks(label: str, *, position: bool = False) -> list[str]:
@@ -98,7 +103,8 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
     if text[:1].islower() and not _coined(words[0]):
         out.append("lower-case")
     last = words[-1].lower()
-    if last in DANGLING or last in _WAITING or last.endswith("-wise") or text.rstrip()[-1:] in ",;:-–(":
+    if last in DANGLING or last in _WAITING or last.endswith("-wise") or text.rstrip()[-1:] in ",;:-–(" or \
+            _KIND_TO_VERB_END.search(text.lower()):
         out.append("dangling")
     if not _balanced(text):
         out.append("unbalanced")
@@ -164,7 +170,12 @@ def _stem(word: str) -> str:
 
 # TL;DR only: "both problems", "the problems above" point back just as well
 _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitations|tasks|"
-                        r"settings|gaps)\b|\bthe (?:problems?|issues?|challenges?|questions?|"
+                        r"settings|gaps|frameworks|methods|models|cases|approaches|regimes|algorithms|"
+                        r"scenarios|aspects)\b(?! and\b)|\bthe (?:two|three) (?:[\w-]+ )?(?:tasks|problems|issues|"
+                        r"challenges|objectives|goals|components|stages|methods|approaches|models|aspects)\b"
+                        r"(?! (?:of|:)|:)|\bin (?:two|three|several) respects\b|\bas an? (?:suitable|natural|"
+                        r"better) (?:choice|candidate|alternative)\b|\bthe (?:theorem|conjecture|hypothesis|"
+                        r"lemma)\b(?! (?:of|that|by|on|for)\b)|\bthe (?:problems?|issues?|challenges?|questions?|"
                         r"limitations?|gaps?) (?:above|mentioned)\b|\b(?:described|mentioned|discussed|"
                         r"listed|outlined|defined) (?:above|earlier|before)\b|"
                         r"\b(?:an? )?(?:affirmative|positive|negative) answer\b|"  # to a question not said
@@ -177,7 +188,8 @@ _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitat
 _DEFINED_HERE = re.compile(r"[\w\s-]{0,40}?(?:,\s*)?(?:i\.e\.|namely\b|:(?!\s*we\b))")
 _POST_MODIFIER = frozenset("of which who whose that in with from for on at under without".split())
 _REF_HINTS = ("this", "these", "those", "such", "above", "former", "latter", "said", "same",
-              "both", "earlier", "before", "answer", "another", "their", "as a")
+              "both", "earlier", "before", "answer", "another", "their", "as a", "the t", "respects",
+              "the hyp", "the con", "the lem")
 
 
 @lru_cache(maxsize=256)

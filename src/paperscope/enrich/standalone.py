@@ -17,6 +17,7 @@ _LEAD_CLAUSE = re.compile(
     r"^(?:(?:(?:to|in order to) [^,]{2,120}|towards? (?:this|that) end|in (?:response|light of|"
     r"contrast|this (?:context|setting|regard))[^,]{0,80}|regarding [^,]{2,80}|"
     r"(?:motivated|inspired|guided|driven) by [^,]{2,160}|(?:building|based) (?:on|upon) [^,]{2,120}|"
+    r"on the basis of [^,]{2,80}|in doing so|as an? alternative(?: to [^,]{2,80})?|"
     r"from (?:this|these|that) [^,]{1,60}|given (?:this|these|that) [^,]{1,60}|with (?:this|these) "
     r"[^,]{1,60}|under (?:this|these)(?: [^,]{1,60})?|unlike [^,]{2,80}|(?:instead of|in addition to|apart from|rather than) [^,]{2,120}|in the (?:regime|case|setting) (?:where|when|of) .{1,80}?(?=,\s*we\b)|for \(?(?:\d|i+|[a-e])\)|(?:acknowledging|recogni[sz]ing|"
     r"considering|noting) [^,]{2,160}|in support of [^,]{2,40}|[a-z]+ing (?:this|these|those|such|the "
@@ -40,18 +41,19 @@ _OPEN_CLAUSE = re.compile(r"\b(?:that|whether|how|why|what)\s+(?!.*\b(?:is|are|w
 def strip_lead(s: str) -> str:
     """`s` without its opening clause, unless that clause holds the authors' own ("To this end
     we develop X, a ..." keeps it all)."""
-    m = _LEAD_CLAUSE.match(s)
+    m = _LEAD_CLAUSE.match(s) or _BASED_WE.match(s)
     if m and (" we " in m.group().lower() or m.group().lower().startswith("we ")):
-        m = _TO_THIS_END.match(s)  # "To this end we develop X, ...": only the connective
+        m = _TO_THIS_END.match(s) or _BASED_WE.match(s)  # "To this end we develop X, ...": only the connective
     if m and _NO_START.match(s[m.end():]):  # the comma was inside the clause ("may not want to, or be ...")
         return s
     return s[m.end():] if m else s
 
 
 # what a sentence cannot start with once its opening clause is off
-_NO_START = re.compile(r"(?:or|and|but|nor|of|than)\b", re.I)
+_NO_START = re.compile(r"(?:or|and|but|nor|of|than|whose|which|who|where)\b", re.I)
 
 
+_BASED_WE = re.compile(r"(?:building|based) (?:on|upon) (?:this|that|these|those)(?: [\w-]+){1,3}\s+(?=we\b)", re.I)
 _TO_THIS_END = re.compile(r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose)"
                           r"\s*,?\s*(?=\w)", re.I)
 
@@ -98,9 +100,9 @@ def _verb(stem: str) -> str:
     return stem
 
 
-_AND_DO = re.compile(r"^(we) (?:\w+ )?(?:address|tackle|solve|overcome|mitigate|alleviate|resolve|"
+_AND_DO = re.compile(r"^(we) (?:\w+ )?(?:(?:address|tackle|solve|overcome|mitigate|alleviate|resolve|"
                      r"remedy|fill|bridge|handle|close)(?:es|s)? (?:this|these|those|such|the above|the "
-                     r"aforementioned|both)(?: [\w-]+){1,3}? and (?=\w)", re.I)
+                     r"aforementioned|both)(?: [\w-]+){1,3}?|(?:close|fill|bridge) the gap) and (?=\w)", re.I)
 
 
 def _by_doing(s: str) -> str:

@@ -191,6 +191,16 @@ def name_key(name: str) -> str:
 # --------------------------------------------------------------------------- document
 
 
+# "super-resolution.Different from vanilla RNN, ...": a sentence glued to the one before
+_GLUED = re.compile(r"(?:(?<=[a-z]{3})|(?<=[A-Z]{2})|(?<=[A-Za-z]\)))[.?!](?=[A-Z][a-z]+[\s,])")
+
+
+def _unglue(m: re.Match) -> str:
+    start = m.string.rfind(" ", 0, m.start()) + 1
+    word = m.string[start:m.start()]
+    return m.group() if re.search(r"[/@.:]", word) else m.group() + " "  # a URL or a dotted name stays
+
+
 @dataclass
 class Doc:
     """An abstract prepared once for every extractor: raw sentences (markup kept) and their
@@ -203,6 +213,7 @@ class Doc:
     @classmethod
     def of(cls, abstract: str) -> "Doc":
         raw = normalise_quotes(re.sub(r"\s+", " ", abstract or "").strip())
+        raw = _GLUED.sub(_unglue, raw) if "." in raw else raw
         return cls(raw=raw, sentences_raw=split_sentences(raw))
 
     @cached_property

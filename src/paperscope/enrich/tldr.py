@@ -27,6 +27,8 @@ _CONTRIB = re.compile(_WHO + r"(?:propose|introduce|present|develop|design|devis
                       r"\bwe have (?:\w+ )?(?:proposed|introduced|presented|developed|designed|built|"
                       r"created)\b|"
                       r"\bour (?:main )?contributions? (?:is|are)\b|"
+                      r"\bthe (?:main|key|primary|central) contributions? of (?:this|our|the) (?:paper|work) "
+                      r"(?:is|are) (?=an?\b|the\b|that\b|to\b|\w+ing\b)|\bour main results? include\b|"
                       r"\bwe (?:improve|extend|enhance|advance|address|tackle|solve|overcome|"
                       r"mitigate|close|bridge|fill|generali[sz]e|augment|strengthen|revisit|rethink)\w* "
                       r"[^.;]{0,80}?\bby (?:introducing|proposing|developing|designing)\b", re.I)
