@@ -125,7 +125,7 @@ def reads_as_title(body: str, kind: str, verbs: frozenset[str], named: bool = Fa
         return False
     if kind == "claim":  # a finding, not the state of the field ("X often suffers from Y")
         return not named and not re.search(r"\b(?:often|usually|typically|commonly|frequently|generally)\b", body)
-    return not _FINITE_INSIDE.search(body)
+    return not _FINITE_INSIDE.search(body.split(" whether ", 1)[0])  # "to determine whether X is in Y"
 
 
 # a purpose left without its object ("framework to mitigate"), an infinitive for a head ("to

@@ -17,7 +17,8 @@ The phrase ends where the noun phrase ends (a clause, a ", which", a result), ne
 and is shortened only at a phrase boundary. A phrase that leans on earlier text ("this
 problem", "their scaling"), names only a kind ("a simple method") or would not read as a title
 gives no headline; the caller falls back to the scored candidates of label.py. Where a phrase
-ends and how it is cut to fit is noun_phrase.py's; the position paper's label is position.py's.
+ends and how it is cut to fit is noun_phrase.py's; what a named contribution is said to be,
+named.py's; the position paper's label is position.py's.
 """
 from __future__ import annotations
 
@@ -27,8 +28,9 @@ from ..words import STOP_WORDS
 from .acronyms import expand
 from .compose import reads_as_title
 from .methods import Mention, is_background
-from .noun_phrase import (ASIDE, GENERIC_VERB, KINDS, LEAD, abbreviated, before_lean, capital, content, fits,
-                          leans_back, loose_end, phrase_end, purpose, tidy, unlean)
+from .named import named_descriptions
+from .noun_phrase import (ASIDE, GENERIC_VERB, LEAD, abbreviated, before_lean, capital, content, fits,
+                          leans_back, loose_end, phrase_end, tidy, unlean)
 from .phrases import VERB_S, gerund
 from .rules import label_breaks
 from .vocab import VERBS, is_modifier
@@ -39,7 +41,7 @@ VERBS_S = frozenset(v for v in VERBS if v.endswith(("s", "ed")))
 _VOICE = (r"\b(?:we|this (?:paper|work|study|article)|our (?:paper|work|study|(?:main |key |primary )?"
           r"contribution))\s+"
           r"(?:(?:\w+ly|also|further|then|first|here|now|therefore|thus|hence|finally|additionally|"
-          r"newly)\s+)*")
+          r"newly|(?:is|are) the first to)\s+)*")
 _TIERS = [re.compile(_VOICE + r"(?P<verb>" + verbs + r")(?:e|es|ed|ing|s|y|ies|ied|d|t)?\b\s+"
                      r"(?:and\s+\w+\s+)?", re.I) for verbs in (
     r"propos|introduc|present|develop|design|devis|construct|creat|formulat|put forward|releas|"
@@ -68,75 +70,10 @@ _NOT_OBJECT = re.compile(r"(?:(?:extensive |numerical |experimental |empirical |
                          r"(?:novel |new |different )?"
                          r"(?:perspective|view|look|lens)|(?:several|some|many|various) (?:insights?|"
                          r"ways?|results?))\b", re.I)
-_NAME_DESC = re.compile(r"^\s*(?:\([^()]*\)\s*)?(?:,|:)\s*(?:which is\s+|is\s+)?(?P<desc>"
-                        r"(?:a|an|the|our)\s.+)$", re.I)
-_NAME_REL = re.compile(r"^\s*(?:\([^()]*\)\s*)?,?\s*(?:which|that)\s+(?:can\s+|is able to\s+)?"
-                       r"(?P<verb>[a-z]+)\s+(?P<rest>.+)$")
-_NAME_PURPOSE = re.compile(r"^\s*(?:\([^()]*\)\s*)?,?\s*(?P<rest>(?:to|for|that|which) \S.+)$")
-_NAMING_WORDS = r"(?:called|named|termed|dubbed|coined|referred to as|designated as|denoted as|namely)"
-_CALLED = re.compile(r"\s*,?\s+" + _NAMING_WORDS + r"\s*$|\s*[,(]\s*$")
-# "reasoning framework, called Thought Rollback (TR)": the kind before the spelled-out name
-_KIND_CALLED = re.compile(r"^(?P<kind>[^,;]{3,80}?),?\s+" + _NAMING_WORDS + r"\s+(?P<long>[^,;]{3,80})$")
 _APPOSITION = re.compile(r"^(?P<np>[^,;:()]{3,70}),\s+(?P<desc>(?:a|an)\s.+)$")
 _NAMING = ("intro", "called", "appositive", "markup")
 
 
-def _named(obj: str, name: str, long: str | None, forms: dict[str, str] | None = None) -> list[str]:
-    """What `obj` (the object of "we propose ...") says the named contribution is, best first."""
-    at = obj.find(name)
-    if at < 0 or len(obj[:at].split()) > 16:
-        return []
-    out = []
-    before, after = obj[:at], obj[at + len(name):]
-    core, spelled = "", False
-    if before.rstrip().endswith("(") and after.lstrip().startswith(")"):  # "Long Form (NAME) ..."
-        core, spelled = before.rstrip()[:-1].strip(), True
-        after = after.lstrip()[1:]
-        kind = _KIND_CALLED.match(core)
-        if kind:  # the purpose goes with the kind: "reasoning framework allowing LLMs to ..."
-            core = kind.group("kind")
-    else:
-        paren = re.match(r"\s*\(([^()]{3,90})\)", after)  # "NAME (Long Form) ..."
-        if paren:
-            core, after, spelled = paren.group(1), after[paren.end():], True
-        else:
-            core = _CALLED.sub("", before)
-    core = LEAD.sub("", _CALLED.sub("", core.strip()).strip(" '\""))
-    if not re.search(r"[,;]", core) and phrase_end(core) != core:
-        return []  # "specific changes within layers and discover that during CO": a clause, not CO's description
-    if forms:  # "novel FRL algorithm" says what it is once FRL is written out
-        core = expand(core, forms)
-    if re.search(r"[,;]", core):
-        core = ""
-    kind = re.match(r"\s*(" + "|".join(sorted(KINDS)) + r")\b", after)
-    if kind:  # "Federated Calibration (FedCal) approach, emphasizing ..."
-        word = kind.group(1).strip()
-        core = core if core.lower().endswith(word.lower()) else f"{core} {word}".strip()
-        after = after[kind.end():]
-    m = _NAME_DESC.match(after)
-    if m:  # "X, a framework for ...", "X: a minimalist alternative to ..."
-        desc = LEAD.sub("", phrase_end(m.group("desc")))
-        if content(desc) >= 2:
-            out.append(desc)
-        desc = LEAD.sub("", re.split(r"\s(?:that|which)\s", phrase_end(m.group("desc")))[0])
-        if content(desc) >= 2:  # the apposition without a clause that leans back
-            out.append(desc)
-    said = purpose(after)
-    if said and said.startswith("= "):
-        out.append(said[2:])
-    elif said:
-        if core and content(core) == 0 and said.startswith("for "):  # "approach called Q-probing to adapt X"
-            out += [said[4:], f"{core} {said}".strip()]
-        else:
-            out.append(f"{core} {said}".strip() if content(core) >= 1 else said)
-    long_form = core if spelled else (long or "")
-    if len(long_form.split()) >= 3 and content(long_form) >= 2 and \
-            long_form.casefold() != name.casefold():  # a name written out is what titles say
-        out.append(long_form)
-    if content(core) >= 2 and (not long or core.casefold() != long.casefold()) and \
-            core.casefold() != name.casefold():
-        out.append(core)
-    return list(dict.fromkeys(out))
 
 
 _RESULT_VERBS = frozenset("""is has was does demonstrates shows achieves outperforms yields obtains
@@ -336,7 +273,7 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
             continue
         if at < 0 or len(obj[:at].split()) > 16 or ": " in obj[:at]:
             continue
-        descs = [d for d in _named(obj, m.name, m.long, forms) + _subject(own[:3], m.name)
+        descs = [d for d in named_descriptions(obj, m.name, m.long, forms) + _subject(own[:3], m.name)
                  if content(d) >= 2 and not leans_back(d)]
         head = LEAD.sub("", phrase_end(obj))
         if m.name not in head and content(head) >= 3 and not leans_back(head):

@@ -1,0 +1,87 @@
+"""What the sentence that introduces a named contribution says it is: "We present UltraFeedback,
+a large-scale ... dataset" -> "large-scale ... dataset"; "a reasoning framework, called Thought
+Rollback (TR), allowing ..." -> "reasoning framework allowing ..."; "REMEDI for efficient
+estimation of X" -> "efficient estimation of X". Used by headline.py.
+"""
+from __future__ import annotations
+
+import re
+
+from .acronyms import expand
+from .noun_phrase import KINDS, LEAD, content, leans_back, phrase_end, purpose
+
+_NAME_DESC = re.compile(r"^\s*(?:\([^()]*\)\s*)?(?:,|:)\s*(?:which is\s+|is\s+)?(?P<desc>"
+                        r"(?:a|an|the|our)\s.+)$", re.I)
+_FOR_AIM = re.compile(r"^\s*(?:\([^()]*\)\s*)?for (?P<np>[^,;]{8,})")
+_LEAN_REL = re.compile(r"^\s*(?:\([^()]*\)\s*)?,?\s*(?:that|which) (?:\w+ly )?(?:overcomes?|address(?:es)?|"
+                       r"tackles?|solves?|mitigates?|alleviates?|resolves?|circumvents?|avoids?) (?:these|this|those|"
+                       r"such|the above|both)\b[\w\s-]{0,40}? (?:with|via|through|using) (?P<np>[^,;]{8,})")
+_NAMING_WORDS = r"(?:called|named|termed|dubbed|coined|referred to as|designated as|denoted as|namely)"
+_CALLED = re.compile(r"\s*,?\s+" + _NAMING_WORDS + r"\s*$|\s*[,(]\s*$")
+# "reasoning framework, called Thought Rollback (TR)": the kind before the spelled-out name
+_KIND_CALLED = re.compile(r"^(?P<kind>[^,;]{3,80}?),?\s+" + _NAMING_WORDS + r"\s+(?P<long>[^,;]{3,80})$")
+
+
+def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, str] | None = None) -> list[str]:
+    """What `obj` (the object of "we propose ...") says the named contribution is, best first."""
+    at = obj.find(name)
+    if at < 0 or len(obj[:at].split()) > 16:
+        return []
+    out = []
+    before, after = obj[:at], obj[at + len(name):]
+    core, spelled = "", False
+    if before.rstrip().endswith("(") and after.lstrip().startswith(")"):  # "Long Form (NAME) ..."
+        core, spelled = before.rstrip()[:-1].strip(), True
+        after = after.lstrip()[1:]
+        kind = _KIND_CALLED.match(core)
+        if kind:  # the purpose goes with the kind: "reasoning framework allowing LLMs to ..."
+            core = kind.group("kind")
+    else:
+        paren = re.match(r"\s*\(([^()]{3,90})\)", after)  # "NAME (Long Form) ..."
+        if paren:
+            core, after, spelled = paren.group(1), after[paren.end():], True
+        else:
+            core = _CALLED.sub("", before)
+    core = LEAD.sub("", _CALLED.sub("", core.strip()).strip(" '\""))
+    if not re.search(r"[,;]", core) and phrase_end(core) != core:
+        return []  # "specific changes within layers and discover that during CO": a clause, not CO's description
+    if forms:  # "novel FRL algorithm" says what it is once FRL is written out
+        core = expand(core, forms)
+    if re.search(r"[,;]", core):
+        core = ""
+    kind = re.match(r"\s*(" + "|".join(sorted(KINDS)) + r")\b", after)
+    if kind:  # "Federated Calibration (FedCal) approach, emphasizing ..."
+        word = kind.group(1).strip()
+        core = core if core.lower().endswith(word.lower()) else f"{core} {word}".strip()
+        after = after[kind.end():]
+    m = _NAME_DESC.match(after)
+    if m:  # "X, a framework for ...", "X: a minimalist alternative to ..."
+        desc = LEAD.sub("", phrase_end(m.group("desc")))
+        if content(desc) >= 2:
+            out.append(desc)
+        desc = LEAD.sub("", re.split(r"\s(?:that|which)\s", phrase_end(m.group("desc")))[0])
+        if content(desc) >= 2:  # the apposition without a clause that leans back
+            out.append(desc)
+    said = purpose(after)
+    if said and said.startswith("= "):
+        out.append(said[2:])
+    elif said:
+        if core and content(core) == 0 and said.startswith("for "):  # "approach called Q-probing to adapt X"
+            out += [said[4:], f"{core} {said}".strip()]
+        else:
+            out.append(f"{core} {said}".strip() if content(core) >= 1 else said)
+    long_form = core if spelled else (long or "")
+    if len(long_form.split()) >= 3 and content(long_form) >= 2 and \
+            long_form.casefold() != name.casefold():  # a name written out is what titles say
+        out.append(long_form)
+    if content(core) >= 2 and (not long or core.casefold() != long.casefold()) and \
+            core.casefold() != name.casefold():
+        out.append(core)
+    if said and not core and said.startswith("for "):  # "SelfExtend to extend X": "extending X", when nothing better
+        out.append(said[4:])
+    aim = (None if kind else _FOR_AIM.match(after)) or _LEAN_REL.match(after)  # not the kind's "for X"
+    if aim:  # "REMEDI for efficient estimation of X", "BOOT, that overcomes these limitations with Y"
+        desc = LEAD.sub("", phrase_end(aim.group("np")))
+        if content(desc) >= 2 and not leans_back(desc):
+            out.append(desc)
+    return list(dict.fromkeys(out))
