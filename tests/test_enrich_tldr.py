@@ -274,3 +274,14 @@ def test_a_sentence_glued_to_the_next_without_a_space_is_split():
     assert doc.sentences[0] == "We propose a recurrent network for video super-resolution (SR)."
     assert doc.sentences[1].startswith("Different from RNNs")
     assert "github.com/a/B.Code" in doc.raw
+
+
+def test_a_problem_the_paper_considers_is_followed_by_what_it_shows_about_it():
+    text = ("Generative models are widely used. We consider the problem of density estimation, in which a "
+            "learner is given draws from an unknown distribution and must output a close hypothesis. "
+            "Such problems arise in many sciences. Prior methods are slow on large data. Histograms are a "
+            "classic tool. We prove that a variable-width histogram learner attains near-optimal sample "
+            "complexity in near-linear time.")
+    tldr = derive_facts(None, text)["tldr"]
+    assert tldr.startswith("We consider the problem of density estimation.")
+    assert "variable-width histogram" in tldr and not tldr_breaks(tldr)

@@ -248,7 +248,10 @@ def _with_finding(doc: Doc, i: int, feats: list, text: str) -> str | None:
     descent learns to solve this task ..." (the next sentence, which points back at it); "We
     study X ... We find that Y" (what was studied, then the first finding within three sentences)."""
     studies = _studies(text)
-    for j in range(i + 1, min(i + (4 if studies else 2), len(doc.sentences))):
+    if studies:  # "We consider the problem of X, in which ...": the problem, then what the paper does
+        head = _SETTING_TAIL.split(text, maxsplit=1)[0].rstrip(" ,;:.")
+        text = head + "." if len(head.split()) >= 6 else text
+    for j in range(i + 1, min(i + (6 if studies else 2), len(doc.sentences))):
         s = doc.sentences[j]
         if any(feats[j][2:] if j == i + 1 else feats[j][1:]):
             continue  # results, housekeeping; background only right after
@@ -256,10 +259,14 @@ def _with_finding(doc: Doc, i: int, feats: list, text: str) -> str | None:
             continue  # "When p = inf, we need to find a subspace V ...": a step, not a finding
         if j == i + 1 and not (studies or unresolved_refs(s)):
             return None
-        longer = _joined(text, s)
-        if longer:
+        longer = _joined(text, s) or (_joined(text, shorten(lead_off(s), MAX_CHARS - len(text) - 1))
+                                      if studies else None)
+        if longer and "…" not in longer:
             return longer
     return None
+
+
+_SETTING_TAIL = re.compile(r",?\s+(?:in which|where|whereby|wherein)\s", re.I)
 
 
 def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[float, str]:
@@ -285,7 +292,7 @@ def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[fl
             longer = _joined(text, nxt)
             if longer:
                 return score + _MAX_BONUS, longer  # what it is, then what it does
-    elif nxt and len(text) < 200 and not broken:
+    elif nxt and (len(text) < 200 or _studies(text)) and not broken:
         longer = _with_finding(doc, i, feats, text)
         if longer:
             return quality + _MAX_BONUS, longer
