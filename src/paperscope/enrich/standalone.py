@@ -34,7 +34,7 @@ _ADVERB = re.compile(r"^(we|this (?:paper|work)) (?:then|further|also|thus|there
 _BACKREF_CUT = re.compile(r",\s|\s*(?:---|—)\s*|\s(?:which|that|to|on|for|in|by|using|with|from|across|under|"
                           r"and|where|while|via|through|of|during|at|over|after|within|when)\s")
 # a "that"-clause without its verb yet: "We demonstrate that a simple fusion" is no sentence
-_OPEN_CLAUSE = re.compile(r"\b(?:that|whether|how|why|what)\s+(?!.*\b(?:is|are|was|were|can|could|"
+OPEN_CLAUSE = re.compile(r"\b(?:that|whether|how|why|what)\s+(?!.*\b(?:is|are|was|were|can|could|"
                           r"may|might|will|would|has|have|had|do|does|\w+ed|\w+[^s]s)\b)[^,;]*$", re.I)
 
 
@@ -162,7 +162,7 @@ def rewrite(sentence: str) -> tuple[str, float]:
         verb = re.search(r"\b(?:we|this (?:paper|work))\s+\w+", s, re.I)  # the cut keeps the authors' verb
         cuts = [c for c in cuts if len(s[:c].split()) >= 5 and (not verb or c >= verb.end()) and
                 s[:c].rsplit(" ", 1)[-1].lower() not in DANGLING | _REPORTING and
-                not _stops_on_modifier(s[:c]) and not s[c:].startswith(" of ") and not _OPEN_CLAUSE.search(s[:c])]
+                not _stops_on_modifier(s[:c]) and not s[c:].startswith(" of ") and not OPEN_CLAUSE.search(s[:c])]
         if cuts:
             s = s[:cuts[-1]].rstrip(" ,;:.") + "."
     return s, len(s.split()) / total

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 
 from ..words import STOP_WORDS, prose_words
-from .rules import tldr_breaks, unresolved_refs
-from .standalone import lead_off, rewrite, strip_lead
+from .rules import DANGLING, tldr_breaks, unresolved_refs
+from .standalone import OPEN_CLAUSE, lead_off, rewrite, strip_lead
 from .acronyms import long_forms
 from .text import Doc, token_starts
 
@@ -28,7 +28,8 @@ _CONTRIB = re.compile(_WHO + r"(?:propose|introduce|present|develop|design|devis
                       r"created)\b|"
                       r"\bour (?:main )?contributions? (?:is|are)\b|"
                       r"\bthe (?:main|key|primary|central) contributions? of (?:this|our|the) (?:paper|work) "
-                      r"(?:is|are) (?=an?\b|the\b|that\b|to\b|\w+ing\b)|\bour main results? include\b|"
+                      r"(?:is|are) (?=an?\b|the\b|that\b|to\b|\w+ing\b)|\bour main results? (?:include\b|(?:is|are) "
+                      r"(?=an?\b|the\b|that\b|\w+ing\b))|"
                       r"\bwe (?:improve|extend|enhance|advance|address|tackle|solve|overcome|"
                       r"mitigate|close|bridge|fill|generali[sz]e|augment|strengthen|revisit|rethink)\w* "
                       r"[^.;]{0,80}?\bby (?:introducing|proposing|developing|designing)\b", re.I)
@@ -259,14 +260,25 @@ def _with_finding(doc: Doc, i: int, feats: list, text: str) -> str | None:
             continue  # "When p = inf, we need to find a subspace V ...": a step, not a finding
         if j == i + 1 and not (studies or unresolved_refs(s)):
             return None
-        longer = _joined(text, s) or (_joined(text, shorten(lead_off(s), MAX_CHARS - len(text) - 1))
-                                      if studies else None)
-        if longer and "…" not in longer:
+        longer = _joined(text, s) or (_joined(text, _cut(s, MAX_CHARS - len(text) - 1)) if studies else None)
+        if longer:
             return longer
     return None
 
 
-_SETTING_TAIL = re.compile(r",?\s+(?:in which|where|whereby|wherein)\s", re.I)
+def _cut(sentence: str, room: int) -> str:
+    """`sentence` ended at a clause boundary to fit `room`, when the cut keeps most of it and
+    leaves no clause waiting for its verb ("we show that O(log n) interventions on X.")."""
+    whole = lead_off(sentence)
+    cut = shorten(whole, room)
+    last = cut.rstrip(" .").rsplit(" ", 1)[-1].lower()
+    if "…" in cut or len(cut.split()) < 0.6 * len(whole.split()) or OPEN_CLAUSE.search(cut.rstrip(" .")) or \
+            last in DANGLING or last.endswith("ly"):
+        return sentence  # too long to join
+    return cut
+
+
+_SETTING_TAIL = re.compile(r",\s+(?:in which|where|whereby|wherein)\s", re.I)
 
 
 def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[float, str]:
