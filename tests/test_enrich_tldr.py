@@ -285,12 +285,3 @@ def test_a_problem_the_paper_considers_is_followed_by_what_it_shows_about_it():
     tldr = derive_facts(None, text)["tldr"]
     assert tldr.startswith("We consider the problem of density estimation.")
     assert "variable-width histogram" in tldr and not tldr_breaks(tldr)
-
-
-def test_an_opening_aside_with_a_relative_clause_comes_off_whole():
-    from paperscope.enrich.standalone import self_contained
-    assert self_contained("Unlike previous work, which tackled the alignment problem with annotated corpora, we "
-                          "propose FactDistil, an unsupervised pretraining framework.") == \
-        "We propose FactDistil, an unsupervised pretraining framework."
-    assert not self_contained("First, unlike existing bandits, whose cost grows with time, we propose a constant-time "
-                              "algorithm.").lower().startswith("whose")

@@ -44,16 +44,9 @@ def strip_lead(s: str) -> str:
     m = _LEAD_CLAUSE.match(s) or _BASED_WE.match(s)
     if m and (" we " in m.group().lower() or m.group().lower().startswith("we ")):
         m = _TO_THIS_END.match(s) or _BASED_WE.match(s)  # "To this end we develop X, ...": only the connective
-    if m and _RELATIVE.match(s[m.end():]):  # "Unlike prior work, which tackled X, we propose Y": the whole aside
-        main = _MAIN_CLAUSE.search(s, m.end())
-        return s[main.end():] if main else s
     if m and _NO_START.match(s[m.end():]):  # the comma was inside the clause ("may not want to, or be ...")
         return s
     return s[m.end():] if m else s
-
-
-_RELATIVE = re.compile(r"(?:which|whose|who|where)\b", re.I)
-_MAIN_CLAUSE = re.compile(r",\s+(?=(?:we|our|this (?:paper|work))\b)", re.I)
 
 
 # what a sentence cannot start with once its opening clause is off
