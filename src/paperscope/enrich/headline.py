@@ -27,6 +27,7 @@ import re
 from ..words import STOP_WORDS
 from .acronyms import expand
 from .compose import reads_as_title
+from .cues import MAIN_CONTRIBUTION
 from .methods import Mention, is_background
 from .named import named_descriptions
 from .noun_phrase import (ASIDE, GENERIC_VERB, LEAD, abbreviated, before_lean, capital, content, fits,
@@ -121,8 +122,7 @@ _OUR_IS = re.compile(r"\b(?:our|the proposed) (?:method|approach|framework|model
                      r"(?:can be (?:seen|viewed|interpreted|understood) as|is)\s+(?=an?\s)", re.I)
 _ENUMERATED = re.compile(r"\b(?:two|three|four|several) (?:main |key |major )?contributions?:\s*"
                          r"(?:\(?(?:1|i|a)\)\s*)?", re.I)
-_MAIN = re.compile(r"\bthe (?:main|key|primary|central) contributions? of (?:this|our|the) (?:paper|work) "
-                   r"(?:is|are)\s+", re.I)
+_MAIN = re.compile(MAIN_CONTRIBUTION + r"\s+", re.I)
 _AIMS = re.compile(r"\b(?:this (?:paper|work|study)|we) aims? to (?P<verb>[a-z]+)\s+", re.I)
 _KIND_TO_VERB = re.compile(r"^(?:(?:simple|novel|new|general|principled|efficient) )*(?:method|approach|"
                            r"framework|technique|way|algorithm|strategy|scheme|procedure) to "
