@@ -48,8 +48,8 @@ def test_real_title_is_the_label():
 
 
 def test_title_less_label_is_name_and_what_it_is():
-    assert derive_facts(None, MAESTRO)["label"] == "Maestro: trainable low-rank layers"
-    assert derive_facts("  ", MAESTRO)["label"] == "Maestro: trainable low-rank layers"
+    assert derive_facts(None, MAESTRO)["label"] == "Maestro: framework for trainable low-rank layers"
+    assert derive_facts("  ", MAESTRO)["label"] == "Maestro: framework for trainable low-rank layers"
 
 
 def test_title_less_label_without_a_name_compresses_the_contribution():

@@ -184,3 +184,38 @@ def test_the_main_contribution_of_this_paper_is_read_as_its_contribution():
     facts = derive_facts(None, text)
     assert "variable-width histogram" in facts["label"]
     assert "variable-width histogram" in facts["tldr"]
+
+
+def test_a_second_verb_after_the_authors_first_one_names_what_they_make():
+    churn = BACKGROUND + ("In this paper, we formulate the problem and present a stabilization operator to "
+                          "regularize a classifier towards a previous classifier. Experiments show less churn.")
+    assert label_of(churn) == "Stabilization operator to regularize a classifier towards a previous classifier"
+    gap = BACKGROUND + ("Here, we close this fundamental gap and present an algorithmic framework for computing "
+                        "matrix and tensor derivatives. It is fast.")
+    assert label_of(gap) == "Algorithmic framework for computing matrix and tensor derivatives"
+
+
+def test_the_means_by_which_the_authors_address_a_problem_is_their_contribution():
+    text = BACKGROUND + ("We overcome the combinatorics of connectivity by embedding connected subgraphs into "
+                         "linear matrix inequalities. Our tests are minimax optimal.")
+    assert label_of(text) == "Embedding connected subgraphs into linear matrix inequalities"
+    light = BACKGROUND + ("We overcome the combinatorics of connectivity by using a few standard tricks. "
+                          "Our tests are minimax optimal.")
+    assert not label_of(light).startswith("Using")  # a light verb says nothing about the paper
+
+
+def test_what_the_authors_describe_is_what_they_make():
+    text = BACKGROUND + ("In this paper we describe a simple algorithm for maximizing influence from training "
+                         "data. The algorithm is shown to be accurate on social networks.")
+    facts = derive_facts(None, text)
+    assert facts["label"] == "Algorithm for maximizing influence from training data"
+    assert facts["tldr"] == "In this paper we describe a simple algorithm for maximizing influence from training data."
+    named = BACKGROUND + ("We describe a neural module, DrKIT, that traverses textual data like a knowledge base. "
+                          "We show that DrKIT improves accuracy by 9 points on 3-hop questions.")
+    assert derive_facts(None, named)["tldr"].startswith("We describe a neural module, DrKIT, that traverses")
+
+
+def test_what_a_named_contribution_is_designed_for_stays_a_purpose():
+    text = BACKGROUND + ("We revisit design choices and propose a new architecture, HSTU, designed for streaming "
+                         "recommendation data with high cardinality. HSTU outperforms baselines.")
+    assert label_of(text) == "HSTU: architecture for streaming recommendation data with high cardinality"

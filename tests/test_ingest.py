@@ -219,3 +219,39 @@ def test_paper_stored_with_entities_by_an_older_version_is_decoded_not_duplicate
     assert paper["id"] == old["id"] and "the model's calibration" in paper["abstract"]
     assert [p["id"] for p in lib.mine(tag="calibration")] == [paper["id"]]  # the tag survives
     assert lib.ingest([path], embed=False).total("unchanged") == 1  # and stays one paper
+
+
+TAGGED_ABSTRACT = ("We propose <b>Ch</b>aracteristic <b>I</b>nterventional Sum-Product Networks, which estimate "
+                   "interventional distributions over <em>mixed</em> variables with 10<sup>5</sup> samples, "
+                   "and we keep every x with a <b and c> d in prose as written.")
+
+
+def _tagged_csv(path):
+    path.write_text("title,abstract,venue,year\n"
+                    f'"<i>Hybrid</i> causal inference","{TAGGED_ABSTRACT}",UAI,2024\n', encoding="utf-8")
+    return path
+
+
+def test_inline_html_formatting_in_exports_becomes_plain_text(lib, tmp_path):
+    lib.ingest([_tagged_csv(tmp_path / "uai.csv")], embed=False)
+    (paper,) = lib.papers()
+    assert "We propose Characteristic Interventional Sum-Product Networks" in paper["abstract"]
+    assert "over mixed variables with 10^5 samples" in paper["abstract"]
+    assert "a <b and c> d" in paper["abstract"]  # not a tag: prose stays as written
+    assert paper["title"] == "Hybrid causal inference"
+    assert lib.search("characteristic interventional", mode="lexical")[0].id == paper["id"]
+
+
+def test_paper_stored_with_tags_by_an_older_version_is_cleaned_not_duplicated(lib, tmp_path, monkeypatch):
+    from paperscope.sources import base
+
+    path = _tagged_csv(tmp_path / "uai.csv")
+    with monkeypatch.context() as m:  # an older version kept the tags
+        m.setattr(base, "strip_inline_html", lambda text: text)
+        lib.ingest([path], embed=False)
+    (old,) = lib.papers()
+    assert "<b>Ch</b>" in old["abstract"]
+    report = lib.ingest([path], embed=False)
+    assert report.total("added") == 0 and report.total("merged") == 1
+    (paper,) = lib.papers()
+    assert paper["id"] == old["id"] and "<b>" not in paper["abstract"]

@@ -195,6 +195,28 @@ _FOLD = "ϵϑϰϱϕϖ"
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 
 
+# inline HTML formatting some exports keep in abstracts (PMLR: "<b>Ch</b>aracteristic", "<em>"):
+# only these tags, each with well-formed attributes, so "a <b and c> d" in prose stays
+_INLINE_TAG = re.compile(r"<(?P<close>/?)(?P<tag>b|i|u|em|strong|sup|sub|tt|code|small|span|font|a|p|br)"
+                         r"(?:\s+[A-Za-z-]+\s*=\s*(?:\"[^\"<>]*\"|'[^'<>]*'|[^\s<>\"']+))*\s*/?>", re.I)
+
+
+def strip_inline_html(text: str) -> str:
+    """Inline HTML formatting tags taken out, their text kept: "<b>Ch</b>aracteristic" ->
+    "Characteristic", "10<sup>5</sup>" -> "10^5", "<br>" -> a space."""
+    if "<" not in text:
+        return text
+
+    def plain(m: re.Match) -> str:
+        tag = m.group("tag").lower()
+        if tag in ("br", "p"):
+            return " "
+        if not m.group("close") and tag in ("sup", "sub"):
+            return "^" if tag == "sup" else "_"
+        return ""
+    return _INLINE_TAG.sub(plain, text)
+
+
 def decode_entities(text: str) -> str:
     """HTML character references left in exported text ("it&#39;s", "&amp;#39;" escaped
     twice) decoded; text without any is returned unchanged."""

@@ -55,6 +55,11 @@ _AND_MAKE = re.compile(r"\b(?:we|this (?:paper|work)) (?:\w+ly )?(?:show|find|ar
                        r"reveal|prove)s? that\b[^.;]{5,200}?\band (?:then |further |also )?"
                        r"(?:propose|introduce)s?\s+(?!to\b)|\bwe (?:extend|generali[sz]e) [^.;]{3,120}?\band (?:then |further |also )?"
                        r"(?:propose|introduce|develop|design|present)\s+(?!to\b)", re.I)
+# "we close this gap and present X", "we formulate the problem and propose X": the second verb makes
+_AND_VERB = re.compile(r"\bwe (?:\w+ly )?(?!(?:propose|introduce|present|develop|design|devise)\b)[a-z]+\b"
+                       r"(?:(?!\b(?:that|which|who)\b)[^.;:]){3,140}?,? and (?:then |further |also |thus |hence |"
+                       r"therefore |finally )?(?:propose|introduce|present|develop|design|devise)\s+(?!to\b)", re.I)
+_DESCRIBE = re.compile(r"\b(?:we|this (?:paper|work)) (?:\w+ly |also |first )?describes? (?=(?:a|an|the) )", re.I)
 _OUR_MAKES = re.compile(r"\bour (?:method|approach|framework|model|algorithm)\s+(?:\w+ly\s+)?"
                         r"(?:introduces|proposes|develops)\s+", re.I)
 # "X is proposed", "... is introduced": the passive voice at the start of a sentence
@@ -123,7 +128,15 @@ _OUR_IS = re.compile(r"\b(?:our|the proposed) (?:method|approach|framework|model
 _ENUMERATED = re.compile(r"\b(?:two|three|four|several) (?:main |key |major )?contributions?:\s*"
                          r"(?:\(?(?:1|i|a)\)\s*)?", re.I)
 _MAIN = re.compile(MAIN_CONTRIBUTION + r"\s+", re.I)
+# "we address this problem by learning X", "we unify these approaches by describing X": the means is the paper's
+_BY_MEANS = re.compile(r"\bwe (?:\w+ly )?(?:address|tackle|overcome|solve|mitigate|alleviate|resolve|circumvent|"
+                       r"bridge|close|fill|unify|achieve|accomplish|realize)s? (?:this|these|the|such|both|those|"
+                       r"this|that)\b[^.;,]{0,50}? by (?P<verb>[a-z]{3,}ing) (?=\S)", re.I)
 _AIMS = re.compile(r"\b(?:this (?:paper|work|study)|we) aims? to (?P<verb>[a-z]+)\s+", re.I)
+_LIGHT_MEANS = frozenset("using making having being doing taking showing providing considering focusing "
+                         "leveraging establishing exploiting employing adopting utilizing utilising following "
+                         "relying studying analyzing noting observing assuming separating defining proposing "
+                         "introducing developing presenting designing".split())  # the last five: _BY's
 _KIND_TO_VERB = re.compile(r"^(?:(?:simple|novel|new|general|principled|efficient) )*(?:method|approach|"
                            r"framework|technique|way|algorithm|strategy|scheme|procedure) to "
                            r"(?P<v1>[a-z]+)(?: and (?P<v2>[a-z]+))? ")
@@ -141,9 +154,10 @@ def _prepared(text: str) -> str:
     return obj
 
 
-def _objects(s: str, tier: int, deferred: list[str] | None = None) -> list[str]:
+def _objects(s: str, tier: int, deferred: list[str] | None = None, second: list[str] | None = None) -> list[str]:
     """The objects of the authors' verbs of `tier` in sentence `s`; weaker ones ("we propose to
-    V X") go to `deferred`, read after every sentence."""
+    V X") go to `deferred` and a second verb's ("we close this gap and present X") to `second`,
+    both read after every sentence."""
     deferred = [] if deferred is None else deferred
     out = []
     starts = list(_TIERS[tier].finditer(s))
@@ -151,6 +165,10 @@ def _objects(s: str, tier: int, deferred: list[str] | None = None) -> list[str]:
         starts += list(_BY.finditer(s)) + list(_ENUMERATED.finditer(s)) + list(_MAIN.finditer(s))
         if not starts:
             starts += list(_AND_MAKE.finditer(s)) + list(_OUR_MAKES.finditer(s))
+        if second is not None:  # read after every sentence: the first verb's object may be the paper's
+            second += [_prepared(s[m.end():]) for m in _AND_VERB.finditer(s) if all(m.end() != n.end() for n in starts)]
+            second += ["we describe " + o for o in (_prepared(s[m.end():]) for m in _DESCRIBE.finditer(s))
+                       if not _NOT_OBJECT.match(o)]
     if tier == 2:
         starts += list(_OUR_IS.finditer(s))
     for m in starts:
@@ -164,6 +182,9 @@ def _objects(s: str, tier: int, deferred: list[str] | None = None) -> list[str]:
         if not _NOT_OBJECT.match(obj):
             out.append(obj)
     if tier == 1:
+        for m in _BY_MEANS.finditer(s):
+            if m.group("verb").lower() not in _LIGHT_MEANS and second is not None:
+                second.append("by " + f"{m.group('verb')} {_prepared(s[m.end():])}")
         for m in _AIMS.finditer(s):  # "This paper aims to understand X" -> "Understanding X"
             g = gerund(m.group("verb"))
             if g and m.group("verb") not in GENERIC_VERB:
@@ -196,17 +217,28 @@ def _first(sentences: list[str], own: list[str], names: list[Mention], named: li
     order = [(i, tier) for i in range(len(own)) for tier in range(3)] if ORDER == "sentence" else \
         [(i, tier) for tier in range(3) for i in range(len(own))]
     deferred: list[str] = []
+    second: list[tuple[str, list[Mention]]] = []
     problems: list[str] = []  # "we consider the X problem": the paper's answer to it, when one follows, says more
     for i, tier in order:
         s = own[i]
         at = sentences.index(s)
         later = [m for m in named if m.sentence > at]
-        for obj in _objects(s, tier, deferred):
+        more: list[str] = []
+        for obj in _objects(s, tier, deferred, more):
             label = _from_object(obj, tier, names, later, limit, forms or {}, own)
             if label and tier == 1 and _PROBLEM_OBJECT.match(obj):
                 problems.append(label)
             elif label:
                 return label
+        second += [(obj, later) for obj in more]
+    for obj, later in second:  # held to a study's standard, but "We name our method X" still names it
+        means = obj.startswith("by ")  # "we address this by learning X": only for a paper without a name
+        described = obj.startswith("we describe ")  # what the paper makes, as much as "we propose"
+        obj = obj[3:] if means else obj[12:] if described else obj
+        label = None if means and names else _from_object(obj, 1, names, later, limit, forms or {}, own,
+                                                           name_later=not means, need=3 if described else 4)
+        if label:
+            return label
     for obj in deferred:
         label = _from_object(obj, 1, names, [], limit, forms or {}, own)
         if label:
@@ -252,7 +284,8 @@ def _best(prefix: str, text: str, forms: dict[str, str], room: int, min_content:
 
 
 def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention], limit: int,
-                 forms: dict[str, str], own: list[str] = ()) -> str | None:
+                 forms: dict[str, str], own: list[str] = (), name_later: bool = False,
+                 need: int | None = None) -> str | None:
     several = _SEVERAL.match(obj)
     numbered = several and sum(m.name in obj for m in names) >= 2
     for m in names:
@@ -311,14 +344,14 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
                 if label:
                     return label
     head = LEAD.sub("", phrase_end(obj))
-    need = 3 if tier == 0 else 4
+    need = need or (3 if tier == 0 else 4)
     if leans_back(head):  # "algorithm that leverages X by splitting them": end before the phrase that leans
         head = before_lean(head)
     if leans_back(head) or content(head) < need:
         return None
     if len(head.split()) <= 3:  # a bare topic ("optimal partitioning tree")
         return None
-    if tier == 0 and named and not (several and len({m.name for m in named}) > 1):  # "We name our model X"
+    if (tier == 0 or name_later) and named and not (several and len({m.name for m in named}) > 1):  # "We name our model X"
         label = _best(f"{named[0].name}: ", head, forms, limit - len(named[0].name) - 2, 3)
         if label:
             return label

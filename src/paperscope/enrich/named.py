@@ -66,8 +66,11 @@ def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, s
     if said and said.startswith("= "):
         out.append(said[2:])
     elif said:
-        if core and content(core) == 0 and said.startswith("for "):  # "approach called Q-probing to adapt X"
-            out += [said[4:], f"{core} {said}".strip()]
+        designed = re.match(r"\s*,?\s*(?:designed|tailored|intended) for\s", after)  # "architecture, designed for X"
+        if core and content(core) == 0 and said.startswith("for ") and not designed:
+            out += [said[4:], f"{core} {said}".strip()]  # "approach called Q-probing to adapt X"
+        elif core and content(core) == 0 and said.startswith("for "):
+            out.append(f"{core} {said}")
         else:
             out.append(f"{core} {said}".strip() if content(core) >= 1 else said)
     long_form = core if spelled else (long or "")

@@ -208,10 +208,13 @@ def purpose(after: str) -> str | None:
     ", aimed at learning X" -> "for learning X", ", equipping X with Y" -> "equipping X with Y",
     ", which extends X" -> "extending X"."""
     after = re.sub(r"^\s*,?\s*", "", after)
-    m = re.match(r"(?:(?:which|that) (?:is )?)?(?:aimed|designed|tailored|intended) (?:at|to|for) "
+    m = re.match(r"(?:(?:which|that) (?:is )?)?(?:aimed|designed|tailored|intended) (?P<prep>at|to|for) "
                  r"(?P<rest>.+)", after)
     if m:
-        after = m.group("rest") if m.group("rest").split()[0].endswith("ing") else "to " + m.group("rest")
+        ing = m.group("rest").split()[0].endswith("ing")
+        if m.group("prep") == "for" and not ing:  # "designed for high cardinality ... data"
+            return "for " + phrase_end(m.group("rest"))
+        after = m.group("rest") if ing else "to " + m.group("rest")
         if after.split()[0].endswith("ing"):
             return "for " + phrase_end(after)
     m = re.match(r"to (?:(?:\w+ly|further|better) )?(?P<verb>[a-z]+) (?P<rest>.+)", after)

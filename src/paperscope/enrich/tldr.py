@@ -28,6 +28,7 @@ _CONTRIB = re.compile(_WHO + r"(?:propose|introduce|present|develop|design|devis
                       r"\bwe have (?:\w+ )?(?:proposed|introduced|presented|developed|designed|built|"
                       r"created)\b|"
                       r"\bour (?:main )?contributions? (?:is|are)\b|"
+                      r"\b(?:we|this (?:paper|work)) (?:\w+ly |also |first )?describes? (?=an?\b|the\b)|"
                       + MAIN_CONTRIBUTION + r" (?=an?\b|the\b|that\b|to\b|\w+ing\b)|"
                       r"\bour main results? (?:include\b|(?:is|are) (?=an?\b|the\b|that\b|\w+ing\b))|"
                       r"\bwe (?:improve|extend|enhance|advance|address|tackle|solve|overcome|"

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-from ..model import Problem, Record, clean_text, decode_entities, latex_to_plain, match_key
+from ..model import (Problem, Record, clean_text, decode_entities, latex_to_plain, match_key,
+                     strip_inline_html)
 from .fields import FieldError, NotAPaper
 from .textio import TextSource, path_text
 from .venues import canonical_venue, venue_in, venue_year
@@ -167,11 +168,11 @@ class ReadContext:
         rec.year = self.year or rec.year or self.file_year
         raw = clean_text(rec.abstract)
         raw = self._capped(raw, MAX_ABSTRACT, "abstract", rec.line, where)
-        rec.abstract = clean_text(decode_entities(raw))
+        rec.abstract = clean_text(strip_inline_html(decode_entities(raw)))
         if rec.abstract != raw:  # how a version that kept the entities keyed this paper
             rec.legacy_keys = [f"a:{match_key(latex_to_plain(raw), rendered=True)}"]
         title = self._capped(clean_text(rec.title), MAX_TITLE, "title", rec.line, where)
-        rec.title = clean_text(decode_entities(title)) or None
+        rec.title = clean_text(strip_inline_html(decode_entities(title))) or None
         rec.authors = self._listed(rec.authors, MAX_AUTHORS, "authors", rec.line, where)
         rec.keywords = _unique(self._listed(rec.keywords, MAX_KEYWORDS, "keywords", rec.line, where))
         rec.urls = {k: v for k, v in ((k, _short(v)) for k, v in rec.urls.items()) if v}
