@@ -219,3 +219,12 @@ def test_what_a_named_contribution_is_designed_for_stays_a_purpose():
     text = BACKGROUND + ("We revisit design choices and propose a new architecture, HSTU, designed for streaming "
                          "recommendation data with high cardinality. HSTU outperforms baselines.")
     assert label_of(text) == "HSTU: architecture for streaming recommendation data with high cardinality"
+
+
+def test_a_remedy_or_neither_of_points_back_and_is_no_label():
+    remedy = BACKGROUND + ("We show that ensembles miss prior uncertainty, and propose a simple remedy through the "
+                           "addition of a randomized untrainable prior network to each ensemble member. It helps.")
+    assert not label_of(remedy).lower().startswith("remedy")
+    neither = BACKGROUND + ("We describe a reinforcement learning method based on a softmax value function that "
+                            "requires neither of procedures. It trains fast.")
+    assert "neither" not in label_of(neither)

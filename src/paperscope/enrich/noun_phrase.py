@@ -188,7 +188,9 @@ def leans_back(text: str) -> bool:
     if len(words) > 3:  # "the model itself to explain its internal representations": its has a noun before
         text = " ".join(words[:3] + [w for w in words[3:] if w.lower() not in ("its", "their")])
     return bool(BACKREF.search(SELF_REF.sub("", text)) or
-                re.search(r"\b(?:it|its|their|they|them|we|our|us|above|aforementioned)\b", text, re.I))
+                re.search(r"\b(?:it|its|their|they|them|we|our|us|above|aforementioned)\b|\b(?:neither|none|both|"
+                          r"either) of (?!the\b|these\b|those\b)|^(?:an? |the )?(?:(?:simple|effective|novel|new) )*"
+                          r"(?:remedy|cure|fix|workaround|answer)\b", text, re.I))
 
 # the looser end of an object: only a clause, a new sentence or a result ends it
 _LOOSE_END = re.compile(r";|\s[-–—]+\s|—|\.\s|\.$|:\s|,\s(?=\w+ing\b)|,\s(?=(?:which|where|while|whose|who|and|but|thus|"
