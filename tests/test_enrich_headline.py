@@ -228,3 +228,22 @@ def test_a_remedy_or_neither_of_points_back_and_is_no_label():
     neither = BACKGROUND + ("We describe a reinforcement learning method based on a softmax value function that "
                             "requires neither of procedures. It trains fast.")
     assert "neither" not in label_of(neither)
+
+
+def test_what_the_authors_have_developed_or_a_study_they_conduct_is_the_label():
+    developed = BACKGROUND + ("We have developed a new fully Bayesian approach to jointly inferring spiking activity "
+                              "and neural connectivity from optical recordings. It scales to large circuits.")
+    assert label_of(developed) == "Fully Bayesian approach to jointly inferring spiking activity and neural connectivity"
+    study = BACKGROUND + ("We perform a systematic analysis of transfer learning using protein language models, "
+                          "conducting 370 experiments. Most tasks benefit little from pretraining.")
+    assert label_of(study) == "Systematic analysis of transfer learning using protein language models"
+    made = BACKGROUND + ("We perform a systematic analysis of transfer learning in control. We then propose "
+                         "WaveCtl, a network that uses wavelet transforms to encode robot trajectories.")
+    assert label_of(made).startswith("WaveCtl: ")  # a study is the label only when the paper makes nothing
+
+
+def test_a_label_opening_on_of_due_to_or_a_bare_verb_is_a_fragment():
+    for label in ("Of using sketches to estimate inner products", "Due to the identity mapping inherent to ResNets",
+                  "Modify conventional equivariant feature mapping", "Accelerate principled Bayesian optimization"):
+        assert label_breaks(label), label
+    assert not label_breaks("On the graph coloring problem")  # a title may open on "On"

@@ -42,7 +42,7 @@ VERBS_S = frozenset(v for v in VERBS if v.endswith(("s", "ed")))
 _VOICE = (r"\b(?:we|this (?:paper|work|study|article)|our (?:paper|work|study|(?:main |key |primary )?"
           r"contribution))\s+"
           r"(?:(?:\w+ly|also|further|then|first|here|now|therefore|thus|hence|finally|additionally|"
-          r"newly|(?:is|are) the first to)\s+)*")
+          r"newly|have|has|(?:is|are) the first to)\s+)*")
 _TIERS = [re.compile(_VOICE + r"(?P<verb>" + verbs + r")(?:e|es|ed|ing|s|y|ies|ied|d|t)?\b\s+"
                      r"(?:and\s+\w+\s+)?", re.I) for verbs in (
     r"propos|introduc|present|develop|design|devis|construct|creat|formulat|put forward|releas|"
@@ -132,6 +132,10 @@ _MAIN = re.compile(MAIN_CONTRIBUTION + r"\s+", re.I)
 _BY_MEANS = re.compile(r"\bwe (?:\w+ly )?(?:address|tackle|overcome|solve|mitigate|alleviate|resolve|circumvent|"
                        r"bridge|close|fill|unify|achieve|accomplish|realize)s? (?:this|these|the|such|both|those|"
                        r"this|that)\b[^.;,]{0,50}? by (?P<verb>[a-z]{3,}ing) (?=\S)", re.I)
+# "we perform a systematic analysis of X": the study is the object
+_CONDUCT = re.compile(_VOICE + r"(?:conduct|perform|carr(?:y|ies) out|undertake|present|provide)(?:s|ed)?\s+"
+                      r"(?P<verb>)(?=(?:a|an|the (?:first|largest))\s+(?:[\w-]+\s+){0,3}?(?:study|analysis|"
+                      r"investigation|evaluation|comparison|examination)\s+(?:of|on|into)\s)", re.I)
 _AIMS = re.compile(r"\b(?:this (?:paper|work|study)|we) aims? to (?P<verb>[a-z]+)\s+", re.I)
 _LIGHT_MEANS = frozenset("using making having being doing taking showing providing considering focusing "
                          "leveraging establishing exploiting employing adopting utilizing utilising following "
@@ -182,6 +186,8 @@ def _objects(s: str, tier: int, deferred: list[str] | None = None, second: list[
         if not _NOT_OBJECT.match(obj):
             out.append(obj)
     if tier == 1:
+        if second is not None:  # "we conduct a systematic study of X", when the paper makes nothing
+            second += [_prepared(s[m.end("verb"):]) for m in _CONDUCT.finditer(s)]
         for m in _BY_MEANS.finditer(s):
             if m.group("verb").lower() not in _LIGHT_MEANS and second is not None:
                 second.append("by " + f"{m.group('verb')} {_prepared(s[m.end():])}")

@@ -32,7 +32,7 @@ given under in with by at from for as after before during among across via using
 within without upon how why what when whether if is are was were be has have had can could
 will would may might must should does do did allowing enabling leading making resulting
 yielding showing providing contrary each even not proposed experimental experiments results
-rather
+rather of due
 """.split())
 # back-references anywhere in the phrase ("method for this problem", "the aforementioned gap")
 BACKREF = re.compile(r"\b(?:this|these|those|aforementioned|above-mentioned|former|latter|"
@@ -149,6 +149,10 @@ leverages make makes apply applies execute executes integrate integrates exploit
 improves extend extends unify unifies adapt adapts align aligns bridge bridges build builds
 capture captures construct constructs generate generates estimate estimates achieve achieves
 outperform outperforms automatically introduce introduces propose proposes present presents
+modify modifies accelerate accelerates want wants demonstrate demonstrates identify identifies
+investigate investigates show shows prove proves obtain obtains derive derives mitigate mitigates
+alleviate alleviates overcome overcomes tackle tackles solve solves facilitate facilitates enhance
+enhances
 """.split())
 _KIND = frozenset("method approach framework model algorithm technique system".split())
 
