@@ -66,7 +66,7 @@ def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, s
     if said and said.startswith("= "):
         out.append(said[2:])
     elif said:
-        designed = re.match(r"\s*,?\s*(?:designed|tailored|intended) for\s", after)  # "architecture, designed for X"
+        designed = re.match(r"\s*,?\s*(?:\w+ly )?(?:designed|tailored|intended) for\s", after)  # "architecture, designed for X"
         if core and content(core) == 0 and said.startswith("for ") and not designed:
             out += [said[4:], f"{core} {said}".strip()]  # "approach called Q-probing to adapt X"
         elif core and content(core) == 0 and said.startswith("for "):

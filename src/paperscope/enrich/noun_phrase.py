@@ -210,7 +210,7 @@ def purpose(after: str) -> str | None:
     ", aimed at learning X" -> "for learning X", ", equipping X with Y" -> "equipping X with Y",
     ", which extends X" -> "extending X"."""
     after = re.sub(r"^\s*,?\s*", "", after)
-    m = re.match(r"(?:(?:which|that) (?:is )?)?(?:aimed|designed|tailored|intended) (?P<prep>at|to|for) "
+    m = re.match(r"(?:(?:which|that) (?:is )?)?(?:\w+ly )?(?:aimed|designed|tailored|intended) (?P<prep>at|to|for) "
                  r"(?P<rest>.+)", after)
     if m:
         ing = m.group("rest").split()[0].endswith("ing")
