@@ -247,3 +247,11 @@ def test_a_label_opening_on_of_due_to_or_a_bare_verb_is_a_fragment():
                   "Modify conventional equivariant feature mapping", "Accelerate principled Bayesian optimization"):
         assert label_breaks(label), label
     assert not label_breaks("On the graph coloring problem")  # a title may open on "On"
+
+
+def test_a_finding_is_said_without_its_setting_in_front_or_the_clause_after_it():
+    text = ("Although gradient descent almost always escapes saddle points asymptotically, little is known about "
+            "how long it takes. We show that even with fairly natural random initialization schemes and "
+            "non-pathological functions, gradient descent can be significantly slowed down by saddle points, taking "
+            "exponential time to escape. On the other hand, gradient descent with perturbations is not slowed down.")
+    assert label_of(text) == "Gradient descent can be significantly slowed down by saddle points"

@@ -118,12 +118,28 @@ def _objects(sentence: str) -> list[tuple[str, str]]:
         verb, rest = m.group("verb"), sentence[m.end():]
         rest = re.sub(r"^and\s+[a-z]+\s+", "", rest)  # "introduce and formulate X"
         if ph.CLAIM_VERBS.match(verb) and ph.THAT.match(rest):
-            out.append((ph.THAT.sub("", rest), "claim"))
+            claim = ph.THAT.sub("", rest)
+            out.append((claim, "claim"))
+            core = _claim_core(claim)
+            if core != claim:  # "even with natural initialization, GD can be slowed down by saddle points, taking ..."
+                out.append((core, "claim"))
         elif ph.CLAIM_VERBS.match(verb) and not re.match(r"(?:a|an|the|new|novel)\b", rest, re.I):
             continue
         else:
             out.append((_clean_object(rest), "study" if ph.STUDY_VERBS.match(verb) else "intro"))
     return out
+
+
+# the setting in front of a finding's subject, and the clause that goes on after it
+_CLAIM_SETTING = re.compile(r"^(?:even |only |also )?(?:with|under|for|in|when|if|given|after|without|despite|"
+                            r"at|on|unlike|as long as)\b[^,;]{3,120},\s+(?=(?:the|a|an|[A-Z])\w*\s)", re.I)
+_CLAIM_TAIL = re.compile(r"(?:,\s+(?:which|while|thus|thereby|hence|taking|leading|making|yielding|resulting|"
+                         r"and (?:thus|hence|therefore)|so that|whereas)\b|;|\s[-–—]+\s).*$", re.S)
+
+
+def _claim_core(claim: str) -> str:
+    """A finding without its setting in front or the clause after it."""
+    return _CLAIM_TAIL.sub("", _CLAIM_SETTING.sub("", claim, count=1)).strip()
 
 
 _RIGHT = re.compile(r"^\s+(?:for|of|in|on|with|via|under|from|through|against|to)\s+"
