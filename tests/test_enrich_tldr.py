@@ -285,3 +285,11 @@ def test_a_problem_the_paper_considers_is_followed_by_what_it_shows_about_it():
     tldr = derive_facts(None, text)["tldr"]
     assert tldr.startswith("We consider the problem of density estimation.")
     assert "variable-width histogram" in tldr and not tldr_breaks(tldr)
+
+
+def test_a_parenthesis_padded_with_spaces_holds_its_name_tightly():
+    from paperscope.enrich.text import Doc
+
+    doc = Doc.of("Attention is slow at inference. Based on this insight, we propose Clustered Head Attention ( CHAI ).")
+    assert doc.sentences[1] == "Based on this insight, we propose Clustered Head Attention (CHAI)."
+    assert Doc.of("We keep f( x ) = 0 as written ( see below ).").sentences[0] == "We keep f(x) = 0 as written (see below)."

@@ -201,6 +201,10 @@ def _unglue(m: re.Match) -> str:
     return m.group() if re.search(r"[/@.:]", word) else m.group() + " "  # a URL or a dotted name stays
 
 
+# a parenthesis padded with spaces inside, around a short name or phrase
+_PADDED = re.compile(r"\(\s+([^()\s][^()]{0,60}?)\s*\)")
+
+
 @dataclass
 class Doc:
     """An abstract prepared once for every extractor: raw sentences (markup kept) and their
@@ -214,6 +218,7 @@ class Doc:
     def of(cls, abstract: str) -> "Doc":
         raw = normalise_quotes(re.sub(r"\s+", " ", abstract or "").strip())
         raw = _GLUED.sub(_unglue, raw) if "." in raw else raw
+        raw = _PADDED.sub(r"(\1)", raw) if "( " in raw else raw  # "Clustered HeadAttention ( CHAI )"
         return cls(raw=raw, sentences_raw=split_sentences(raw))
 
     @cached_property
