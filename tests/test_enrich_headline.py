@@ -255,3 +255,12 @@ def test_a_finding_is_said_without_its_setting_in_front_or_the_clause_after_it()
             "non-pathological functions, gradient descent can be significantly slowed down by saddle points, taking "
             "exponential time to escape. On the other hand, gradient descent with perturbations is not slowed down.")
     assert label_of(text) == "Gradient descent can be significantly slowed down by saddle points"
+
+
+def test_we_propose_a_name_as_a_kind_says_what_it_is():
+    text = BACKGROUND + ("We propose DiffDA as a denoising diffusion model capable of assimilating atmospheric "
+                         "variables using predicted states and sparse observations. DiffDA is accurate.")
+    assert label_of(text) == "DiffDA: denoising diffusion model capable of assimilating atmospheric variables"
+    used = BACKGROUND + ("We use canonical correlation analysis (CCA) as a tool for understanding neural networks. "
+                         "We find that networks which generalize converge to more similar representations.")
+    assert not label_of(used).startswith("CCA: tool")  # a name the authors only use is not described by "as"

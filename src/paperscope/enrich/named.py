@@ -10,7 +10,7 @@ import re
 from .acronyms import expand
 from .noun_phrase import KINDS, LEAD, content, leans_back, phrase_end, purpose
 
-_NAME_DESC = re.compile(r"^\s*(?:\([^()]*\)\s*)?(?:,|:)\s*(?:which is\s+|is\s+)?(?P<desc>"
+_NAME_DESC = re.compile(r"^\s*(?:\([^()]*\)\s*)?(?:,|:|\s(?=as an?\s))\s*(?:which is\s+|is\s+|as\s+)?(?P<desc>"
                         r"(?:a|an|the|our)\s.+)$", re.I)
 _FOR_AIM = re.compile(r"^\s*(?:\([^()]*\)\s*)?for (?P<np>[^,;]{8,})")
 _LEAN_REL = re.compile(r"^\s*(?:\([^()]*\)\s*)?,?\s*(?:that|which) (?:\w+ly )?(?:overcomes?|address(?:es)?|"
@@ -55,6 +55,8 @@ def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, s
         core = core if core.lower().endswith(word.lower()) else f"{core} {word}".strip()
         after = after[kind.end():]
     m = _NAME_DESC.match(after)
+    if m and before.strip() and re.match(r"\s+as\s", after):
+        m = None  # "as a Y" says what the name is only right after "we propose X"
     if m:  # "X, a framework for ...", "X: a minimalist alternative to ..."
         desc = LEAD.sub("", phrase_end(m.group("desc")))
         if content(desc) >= 2:
