@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples" / "lists"
 ARTIFACTS = REPO / "test-artifacts" / "web"
 
-XSS_TITLE = "<script>window.__xss=1</script>Robust <b>bold</b> transformers"
+XSS_TITLE = "<script>window.__xss=1</script>Robust <blink>bold</blink> transformers"
 XSS_ABSTRACT = (
     "We study adversarial markup in paper lists. <img src=x onerror=\"window.__xss=2\"> An abstract "
     "may contain <script>window.__xss=3</script> tags, a <a href=\"javascript:window.__xss=4\">link</a> "
