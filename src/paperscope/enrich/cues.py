@@ -1,13 +1,15 @@
 """Cue phrases that signal a name being introduced: intro verbs with their subject ("we
 propose", "this paper introduces"), "called/named/namely", "our model, X", relative-clause
 blockers, claims ("X outperforms"), and token shapes that are never names (model families,
-math). Used by methods.py and describe.py; MAIN_CONTRIBUTION also by headline.py and tldr.py."""
+math). Used by methods.py and describe.py; MAIN_CONTRIBUTION and DESCRIBE also by headline.py and tldr.py."""
 from __future__ import annotations
 
 import re
 
 # "The main contribution of this paper is X": the contribution said by name (headline.py, tldr.py)
 MAIN_CONTRIBUTION = r"\bthe (?:main|key|primary|central) contributions? of (?:this|our|the) (?:paper|work) (?:is|are)"
+# "We describe a/an/the X": what the authors make, said plainly (headline.py, tldr.py)
+DESCRIBE = r"\b(?:we|this (?:paper|work)) (?:\w+ly |also |first )?describes? (?=(?:an?|the) )"
 SUBJECT = r"(?:\bwe|\bto|\bpaper|\bwork|\bstudy|\barticle|\band|\balso|\bfurther|\bthen|\bfirst|" \
            r"\bhere|\bnow|\bthus|\bfinally|\badditionally|\bnext|\w+ly|,)"
 VERB = (r"(?:propose[sd]?|proposing|introduce[sd]?|introducing|present(?:s|ed)?|develop(?:s|ed)?|"

@@ -27,7 +27,7 @@ import re
 from ..words import STOP_WORDS
 from .acronyms import expand
 from .compose import reads_as_title
-from .cues import MAIN_CONTRIBUTION
+from .cues import DESCRIBE, MAIN_CONTRIBUTION
 from .methods import Mention, is_background
 from .named import named_descriptions
 from .noun_phrase import (ASIDE, GENERIC_VERB, LEAD, abbreviated, before_lean, capital, content, fits,
@@ -59,7 +59,7 @@ _AND_MAKE = re.compile(r"\b(?:we|this (?:paper|work)) (?:\w+ly )?(?:show|find|ar
 _AND_VERB = re.compile(r"\bwe (?:\w+ly )?(?!(?:propose|introduce|present|develop|design|devise)\b)[a-z]+\b"
                        r"(?:(?!\b(?:that|which|who)\b)[^.;:]){3,140}?,? and (?:then |further |also |thus |hence |"
                        r"therefore |finally )?(?:propose|introduce|present|develop|design|devise)\s+(?!to\b)", re.I)
-_DESCRIBE = re.compile(r"\b(?:we|this (?:paper|work)) (?:\w+ly |also |first )?describes? (?=(?:a|an|the) )", re.I)
+_DESCRIBE = re.compile(DESCRIBE, re.I)
 _OUR_MAKES = re.compile(r"\bour (?:method|approach|framework|model|algorithm)\s+(?:\w+ly\s+)?"
                         r"(?:introduces|proposes|develops)\s+", re.I)
 # "X is proposed", "... is introduced": the passive voice at the start of a sentence
@@ -131,7 +131,7 @@ _MAIN = re.compile(MAIN_CONTRIBUTION + r"\s+", re.I)
 # "we address this problem by learning X", "we unify these approaches by describing X": the means is the paper's
 _BY_MEANS = re.compile(r"\bwe (?:\w+ly )?(?:address|tackle|overcome|solve|mitigate|alleviate|resolve|circumvent|"
                        r"bridge|close|fill|unify|achieve|accomplish|realize)s? (?:this|these|the|such|both|those|"
-                       r"this|that)\b[^.;,]{0,50}? by (?P<verb>[a-z]{3,}ing) (?=\S)", re.I)
+                       r"that)\b[^.;,]{0,50}? by (?P<verb>[a-z]{3,}ing) (?=\S)", re.I)
 # "we perform a systematic analysis of X": the study is the object
 _CONDUCT = re.compile(_VOICE + r"(?:conduct|perform|carr(?:y|ies) out|undertake|present|provide)(?:s|ed)?\s+"
                       r"(?P<verb>)(?=(?:a|an|the (?:first|largest))\s+(?:[\w-]+\s+){0,3}?(?:study|analysis|"
@@ -158,10 +158,12 @@ def _prepared(text: str) -> str:
     return obj
 
 
-def _objects(s: str, tier: int, deferred: list[str] | None = None, second: list[str] | None = None) -> list[str]:
+def _objects(s: str, tier: int, deferred: list[str] | None = None,
+             second: list[tuple[str, str]] | None = None) -> list[str]:
     """The objects of the authors' verbs of `tier` in sentence `s`; weaker ones ("we propose to
-    V X") go to `deferred` and a second verb's ("we close this gap and present X") to `second`,
-    both read after every sentence."""
+    V X") go to `deferred`, and those said in passing go to `second` as (how, object): "and" (a
+    second verb: "we close this gap and present X"), "describe", "means" ("by embedding X") or
+    "study" ("we conduct a study of X"); both lists are read after every sentence."""
     deferred = [] if deferred is None else deferred
     out = []
     starts = list(_TIERS[tier].finditer(s))
@@ -170,8 +172,9 @@ def _objects(s: str, tier: int, deferred: list[str] | None = None, second: list[
         if not starts:
             starts += list(_AND_MAKE.finditer(s)) + list(_OUR_MAKES.finditer(s))
         if second is not None:  # read after every sentence: the first verb's object may be the paper's
-            second += [_prepared(s[m.end():]) for m in _AND_VERB.finditer(s) if all(m.end() != n.end() for n in starts)]
-            second += ["we describe " + o for o in (_prepared(s[m.end():]) for m in _DESCRIBE.finditer(s))
+            second += [("and", _prepared(s[m.end():])) for m in _AND_VERB.finditer(s)
+                       if all(m.end() != n.end() for n in starts)]
+            second += [("describe", o) for o in (_prepared(s[m.end():]) for m in _DESCRIBE.finditer(s))
                        if not _NOT_OBJECT.match(o)]
     if tier == 2:
         starts += list(_OUR_IS.finditer(s))
@@ -186,11 +189,10 @@ def _objects(s: str, tier: int, deferred: list[str] | None = None, second: list[
         if not _NOT_OBJECT.match(obj):
             out.append(obj)
     if tier == 1:
-        if second is not None:  # "we conduct a systematic study of X", when the paper makes nothing
-            second += [_prepared(s[m.end("verb"):]) for m in _CONDUCT.finditer(s)]
-        for m in _BY_MEANS.finditer(s):
-            if m.group("verb").lower() not in _LIGHT_MEANS and second is not None:
-                second.append("by " + f"{m.group('verb')} {_prepared(s[m.end():])}")
+        if second is not None:  # "we conduct a systematic study of X", "we address this by learning X"
+            second += [("study", _prepared(s[m.end("verb"):])) for m in _CONDUCT.finditer(s)]
+            second += [("means", f"{m.group('verb')} {_prepared(s[m.end():])}") for m in _BY_MEANS.finditer(s)
+                       if m.group("verb").lower() not in _LIGHT_MEANS]
         for m in _AIMS.finditer(s):  # "This paper aims to understand X" -> "Understanding X"
             g = gerund(m.group("verb"))
             if g and m.group("verb") not in GENERIC_VERB:
@@ -223,26 +225,24 @@ def _first(sentences: list[str], own: list[str], names: list[Mention], named: li
     order = [(i, tier) for i in range(len(own)) for tier in range(3)] if ORDER == "sentence" else \
         [(i, tier) for tier in range(3) for i in range(len(own))]
     deferred: list[str] = []
-    second: list[tuple[str, list[Mention]]] = []
+    second: list[tuple[str, str, list[Mention]]] = []
     problems: list[str] = []  # "we consider the X problem": the paper's answer to it, when one follows, says more
     for i, tier in order:
         s = own[i]
         at = sentences.index(s)
         later = [m for m in named if m.sentence > at]
-        more: list[str] = []
+        more: list[tuple[str, str]] = []
         for obj in _objects(s, tier, deferred, more):
             label = _from_object(obj, tier, names, later, limit, forms or {}, own)
             if label and tier == 1 and _PROBLEM_OBJECT.match(obj):
                 problems.append(label)
             elif label:
                 return label
-        second += [(obj, later) for obj in more]
-    for obj, later in second:  # held to a study's standard, but "We name our method X" still names it
-        means = obj.startswith("by ")  # "we address this by learning X": only for a paper without a name
-        described = obj.startswith("we describe ")  # what the paper makes, as much as "we propose"
-        obj = obj[3:] if means else obj[12:] if described else obj
-        label = None if means and names else _from_object(obj, 1, names, later, limit, forms or {}, own,
-                                                           name_later=not means, need=3 if described else 4)
+        second += [(how, obj, later) for how, obj in more]
+    for how, obj, later in second:  # held to a study's standard, but "We name our method X" still names it
+        means = how == "means"  # "we address this by learning X": only for a paper without a name
+        label = None if means and names else _from_object(  # "we describe X": as much as "we propose X"
+            obj, 1, names, later, limit, forms or {}, own, name_later=not means, need=3 if how == "describe" else 4)
         if label:
             return label
     for obj in deferred:

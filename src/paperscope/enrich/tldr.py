@@ -17,7 +17,7 @@ from ..words import STOP_WORDS, prose_words
 from .rules import DANGLING, tldr_breaks, unresolved_refs
 from .standalone import OPEN_CLAUSE, lead_off, rewrite, strip_lead
 from .acronyms import long_forms
-from .cues import MAIN_CONTRIBUTION
+from .cues import DESCRIBE, MAIN_CONTRIBUTION
 from .text import Doc, token_starts
 
 # the authors speaking, the verb within a few words: "we then propose", "this paper presents"
@@ -28,7 +28,7 @@ _CONTRIB = re.compile(_WHO + r"(?:propose|introduce|present|develop|design|devis
                       r"\bwe have (?:\w+ )?(?:proposed|introduced|presented|developed|designed|built|"
                       r"created)\b|"
                       r"\bour (?:main )?contributions? (?:is|are)\b|"
-                      r"\b(?:we|this (?:paper|work)) (?:\w+ly |also |first )?describes? (?=an?\b|the\b)|"
+                      + DESCRIBE + r"|"
                       + MAIN_CONTRIBUTION + r" (?=an?\b|the\b|that\b|to\b|\w+ing\b)|"
                       r"\bour main results? (?:include\b|(?:is|are) (?=an?\b|the\b|that\b|\w+ing\b))|"
                       r"\bwe (?:improve|extend|enhance|advance|address|tackle|solve|overcome|"
