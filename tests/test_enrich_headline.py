@@ -264,3 +264,38 @@ def test_we_propose_a_name_as_a_kind_says_what_it_is():
     used = BACKGROUND + ("We use canonical correlation analysis (CCA) as a tool for understanding neural networks. "
                          "We find that networks which generalize converge to more similar representations.")
     assert not label_of(used).startswith("CCA: tool")  # a name the authors only use is not described by "as"
+
+
+def test_a_plural_noun_after_a_name_is_not_made_a_verb():
+    text = BACKGROUND + ("We devise new mixed integer programming (MIP) relaxations for proving lower bounds on "
+                         "pipeline stage times. The bounds are strong.")
+    label = label_of(text)
+    assert "relaxationing" not in label and "relaxations for proving lower bounds" in label
+
+
+def test_a_name_given_in_parentheses_after_called_heads_the_label():
+    text = ("Adaptive optimizers are popular. Whether strong convexity helps them remains open. In this paper, we "
+            "give an affirmative answer by developing a variant of Adam (referred to as SAdam) which attains a "
+            "logarithmic regret bound for strongly convex functions. Experiments confirm it.")
+    label = label_of(text)
+    assert label.startswith("SAdam: ") and "answer" not in label.lower()
+
+
+def test_a_participle_after_an_adverb_ends_a_phrase_that_is_too_long():
+    text = ("Temporal-difference methods mix returns of many lengths. We propose the Ω-return as an alternative to "
+            "the λ-return currently used by the TD(λ) family of algorithms and by eligibility-trace methods. It "
+            "accounts for correlations between returns.")
+    assert label_of(text) == "Ω-return as an alternative to the λ-return"
+
+
+def test_what_a_tool_is_used_for_labels_a_paper_that_makes_nothing():
+    text = ("Why deep networks resist overfitting on small data is unclear. In this paper, we use a linear program to "
+            "empirically decompose fitted neural networks into ensembles of low-bias sub-networks. We show that the "
+            "sub-networks are weakly correlated.")
+    assert label_of(text) == "Decomposing fitted neural networks into ensembles of low-bias sub-networks"
+
+
+def test_a_group_name_in_notation_keeps_its_argument():
+    text = BACKGROUND + ("We propose E(3)-invariant molecular conformer aggregation networks that fuse many "
+                         "conformers of one molecule. They are accurate.")
+    assert label_of(text).startswith("E(3)-invariant molecular conformer aggregation networks")

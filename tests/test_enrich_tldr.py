@@ -293,3 +293,43 @@ def test_a_parenthesis_padded_with_spaces_holds_its_name_tightly():
     doc = Doc.of("Attention is slow at inference. Based on this insight, we propose Clustered Head Attention ( CHAI ).")
     assert doc.sentences[1] == "Based on this insight, we propose Clustered Head Attention (CHAI)."
     assert Doc.of("We keep f( x ) = 0 as written ( see below ).").sentences[0] == "We keep f(x) = 0 as written (see below)."
+
+
+def test_an_affirmative_answer_by_developing_x_is_said_as_developing_x():
+    text = ("Adaptive optimizers are popular. Whether strong convexity helps them remains an open problem. In this "
+            "paper, we give an affirmative answer by developing a variant of Adam (referred to as SAdam) which "
+            "attains a logarithmic regret bound for strongly convex functions. In addition, under special "
+            "hyperparameters our SAdam reduces to SC-RMSprop, for which we provide the first such bound.")
+    tldr = derive_facts(None, text)["tldr"]
+    assert tldr.startswith("We develop a variant of Adam") and not tldr_breaks(tldr)
+
+
+def test_a_long_opening_that_leans_back_comes_off_the_contribution():
+    text = ("Hard-label attacks need many queries. Prior work estimates gradients with binary search. In this paper, "
+            "we estimate the sign of the gradient in any direction with a single query. Using this single query "
+            "oracle for retrieving the sign of a directional derivative, we develop a novel query-efficient Sign-OPT "
+            "approach for hard-label black-box attack. We also analyse its convergence.")
+    assert derive_facts(None, text)["tldr"] == ("We develop a novel query-efficient Sign-OPT approach for hard-label "
+                                                 "black-box attack.")
+
+
+def test_formalising_this_framework_and_using_it_to_build_x_is_said_as_building_x():
+    text = ("Platforms filter what users see. Regulators find this hard to audit. In this paper, we mathematically "
+            "formalize this framework and utilize it to construct a data-driven statistical auditing procedure "
+            "with sample complexity guarantees. Authorities or platforms can run it.")
+    tldr = derive_facts(None, text)["tldr"]
+    assert tldr.startswith("We construct a data-driven statistical auditing procedure") and not tldr_breaks(tldr)
+
+
+def test_a_pronoun_with_nothing_before_it_to_refer_to_is_a_back_reference():
+    assert tldr_breaks("We show that when its weights satisfy a spectral condition, its output loses information.")
+    assert not tldr_breaks("We show that a graph network and its variants lose information with depth.")
+
+
+def test_the_sentence_after_a_thin_contribution_that_opens_in_our_method_is_joined():
+    text = ("Compressing deep networks usually needs heavy retraining. In this paper, we propose a new layer-wise "
+            "pruning method for deep neural networks. In our proposed method, the parameters of each layer are "
+            "pruned independently based on second order derivatives of a layer-wise error function. Experiments "
+            "confirm the gains.")
+    tldr = derive_facts(None, text)["tldr"]
+    assert "second order derivatives" in tldr and tldr.startswith("In this paper, we propose")

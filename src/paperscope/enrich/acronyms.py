@@ -155,7 +155,7 @@ def _long_forms(sentences: tuple[str, ...], max_words: int) -> dict[str, str]:
             continue
         for d in definitions(sentence):
             if not d.long or d.short_first or len(d.long.split()) > max_words or \
-                    re.search(r"[()\[\]]", d.long):
+                    re.search(r"[()\[\]]", d.long) or not d.long.lstrip("'\"‘“")[:1].isalnum():  # "E(n)-Equivariant ..." cut at "("
                 continue
             short, long = d.short, d.long
             head, _, rest = long.partition(" ")

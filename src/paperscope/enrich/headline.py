@@ -74,7 +74,7 @@ _NOT_OBJECT = re.compile(r"(?:(?:extensive |numerical |experimental |empirical |
                          r"(?:recently proposed|well-known|existing|classical)|(?:the )?"
                          r"case (?:of|where|when|in which)|to|that|how|why|whether|what|when|if|an? "
                          r"(?:novel |new |different )?"
-                         r"(?:perspective|view|look|lens)|(?:several|some|many|various) (?:insights?|"
+                         r"(?:perspective|view|look|lens)|(?:perspective|lens) (?:on|of|into)|(?:several|some|many|various) (?:insights?|"
                          r"ways?|results?))\b", re.I)
 _APPOSITION = re.compile(r"^(?P<np>[^,;:()]{3,70}),\s+(?P<desc>(?:a|an)\s.+)$")
 _NAMING = ("intro", "called", "appositive", "markup")
@@ -132,11 +132,15 @@ _MAIN = re.compile(MAIN_CONTRIBUTION + r"\s+", re.I)
 _BY_MEANS = re.compile(r"\bwe (?:\w+ly )?(?:address|tackle|overcome|solve|mitigate|alleviate|resolve|circumvent|"
                        r"bridge|close|fill|unify|achieve|accomplish|realize)s? (?:this|these|the|such|both|those|"
                        r"that)\b[^.;,]{0,50}? by (?P<verb>[a-z]{3,}ing) (?=\S)", re.I)
+# "we use a linear program to decompose fitted networks into X": what the tool is used for
+_USE_TO = re.compile(r"\bwe (?:\w+ly )?(?:use|employ|utili[sz]e|apply|adopt)s? (?:an?|the) [^.;,]{3,60}? to "
+                     r"(?:\w+ly )?(?P<verb>[a-z]{3,}) (?=\S)", re.I)
 # "we perform a systematic analysis of X": the study is the object
 _CONDUCT = re.compile(_VOICE + r"(?:conduct|perform|carr(?:y|ies) out|undertake|present|provide)(?:s|ed)?\s+"
                       r"(?P<verb>)(?=(?:a|an|the (?:first|largest))\s+(?:[\w-]+\s+){0,3}?(?:study|analysis|"
                       r"investigation|evaluation|comparison|examination)\s+(?:of|on|into)\s)", re.I)
-_AIMS = re.compile(r"\b(?:this (?:paper|work|study)|we) aims? to (?P<verb>[a-z]+)\s+", re.I)
+_AIMS = re.compile(r"\b(?:(?:this (?:paper|work|study)|we) aims? to|our (?:main )?(?:goal|aim|objective)(?: in this "
+                   r"(?:paper|work))? is to) (?P<verb>[a-z]+)\s+", re.I)
 _LIGHT_MEANS = frozenset("using making having being doing taking showing providing considering focusing "
                          "leveraging establishing exploiting employing adopting utilizing utilising following "
                          "relying studying analyzing noting observing assuming separating defining proposing "
@@ -193,10 +197,14 @@ def _objects(s: str, tier: int, deferred: list[str] | None = None,
             second += [("study", _prepared(s[m.end("verb"):])) for m in _CONDUCT.finditer(s)]
             second += [("means", f"{m.group('verb')} {_prepared(s[m.end():])}") for m in _BY_MEANS.finditer(s)
                        if m.group("verb").lower() not in _LIGHT_MEANS]
+            second += [("means", f"{gerund(m.group('verb'))} {_prepared(s[m.end():])}") for m in _USE_TO.finditer(s)
+                       if gerund(m.group("verb")) and m.group("verb") not in GENERIC_VERB]
         for m in _AIMS.finditer(s):  # "This paper aims to understand X" -> "Understanding X"
             g = gerund(m.group("verb"))
             if g and m.group("verb") not in GENERIC_VERB:
-                deferred.append(f"{g} {_prepared(s[m.end():])}")
+                rest = re.sub(r"\band to ([a-z]+)\b", lambda v: "and " + (gerund(v.group(1)) or v.group(1)),
+                              _prepared(s[m.end():]), count=1)  # "to analyze X and to give Y"
+                deferred.append(f"{g} {rest}")
     if tier == 0 and not out:
         p = _PASSIVE.match(_OPENING.sub("", s))
         if p:
@@ -209,7 +217,9 @@ def headline(sentences: list[str], own_start: int, mentions: list[Mention], limi
     """The contribution sentence's object as a title, or None (see the module's text).
     `best`: the index of the sentence that states the contribution best (the TL;DR's), read
     first."""
-    names = [m for m in mentions if m.how != "variant" and not re.fullmatch(r"[A-Z]{2}[a-z]{3,}", m.name)
+    text = " ".join(sentences)  # "DOmain" is no name, "SAdam" (S + Adam) is
+    names = [m for m in mentions if m.how != "variant" and
+             (not re.fullmatch(r"[A-Z]{2}[a-z]{3,}", m.name) or re.search(rf"\b{m.name[1:]}\b", text))
              and not is_background(m, sentences)][:2]
     named = [m for m in names if m.how in _NAMING]
     own = sentences[own_start:]

@@ -16,7 +16,10 @@ _FOR_AIM = re.compile(r"^\s*(?:\([^()]*\)\s*)?for (?P<np>[^,;]{8,})")
 _LEAN_REL = re.compile(r"^\s*(?:\([^()]*\)\s*)?,?\s*(?:that|which) (?:\w+ly )?(?:overcomes?|address(?:es)?|"
                        r"tackles?|solves?|mitigates?|alleviates?|resolves?|circumvents?|avoids?) (?:these|this|those|"
                        r"such|the above|both)\b[\w\s-]{0,40}? (?:with|via|through|using) (?P<np>[^,;]{8,})")
+# a noun by its ending right after the name is what the name is: "(MIP) relaxations", "(S2N) translation"
+_NOUN_AFTER = re.compile(r"\s*([a-z]+(?:tion|sion|ment|ance|ence|ity|ness|ure)s?)\b(?![ -](?:of|to)\b)")
 _NAMING_WORDS = r"(?:called|named|termed|dubbed|coined|referred to as|designated as|denoted as|namely)"
+_PAREN_OPEN = re.compile(r"\(\s*(" + _NAMING_WORDS + r"\s+)?$")
 _CALLED = re.compile(r"\s*,?\s+" + _NAMING_WORDS + r"\s*$|\s*[,(]\s*$")
 # "reasoning framework, called Thought Rollback (TR)": the kind before the spelled-out name
 _KIND_CALLED = re.compile(r"^(?P<kind>[^,;]{3,80}?),?\s+" + _NAMING_WORDS + r"\s+(?P<long>[^,;]{3,80})$")
@@ -30,8 +33,9 @@ def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, s
     out = []
     before, after = obj[:at], obj[at + len(name):]
     core, spelled = "", False
-    if before.rstrip().endswith("(") and after.lstrip().startswith(")"):  # "Long Form (NAME) ..."
-        core, spelled = before.rstrip()[:-1].strip(), True
+    opened = _PAREN_OPEN.search(before)
+    if opened and after.lstrip().startswith(")"):  # "Long Form (NAME) ...", "a variant of Adam (called SAdam)"
+        core, spelled = before[:opened.start()].strip(), not opened.group(1)
         after = after.lstrip()[1:]
         kind = _KIND_CALLED.match(core)
         if kind:  # the purpose goes with the kind: "reasoning framework allowing LLMs to ..."
@@ -49,7 +53,7 @@ def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, s
         core = expand(core, forms)
     if re.search(r"[,;]", core):
         core = ""
-    kind = re.match(r"\s*(" + "|".join(sorted(KINDS)) + r")\b", after)
+    kind = re.match(r"\s*(" + "|".join(sorted(KINDS)) + r")\b", after) or _NOUN_AFTER.match(after)
     if kind:  # "Federated Calibration (FedCal) approach, emphasizing ..."
         word = kind.group(1).strip()
         core = core if core.lower().endswith(word.lower()) else f"{core} {word}".strip()

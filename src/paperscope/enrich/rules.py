@@ -202,8 +202,11 @@ def unresolved_refs(text: str) -> tuple[re.Match, ...]:
     noun the text itself has not named before: "a lower bound ... attains this bound" refers
     inside the text, "to address this challenge" to something the reader cannot see."""
     low = text.lower()
+    pronoun = _ITS.search(text) if "its" in low or "their" in low else None
+    if pronoun and [w for w in _words(text[:pronoun.start()]) if w.lower() not in STOP_WORDS | _REPORTED]:
+        pronoun = None  # "We show that when its weights ...": whose? "X and its variants" says
     if not any(h in low for h in _REF_HINTS):
-        return ()
+        return (pronoun,) if pronoun else ()
     masked = SELF_REF.sub(lambda m: "x" * len(m.group()), text)
     out = []
     for m in BACKREF.finditer(masked):
@@ -220,7 +223,13 @@ def unresolved_refs(text: str) -> tuple[re.Match, ...]:
         if not noun or not any(_stem(w) in before for w in noun[:1 if m.group().lower().startswith("the ") else 2]):
             out.append(m)
     out += list(_MORE_REFS.finditer(masked))
+    out += [pronoun] if pronoun else []
     return tuple(sorted(out, key=lambda m: m.start()))
+
+
+_ITS = re.compile(r"\b(?:its|their)\b", re.I)
+_REPORTED = frozenset("""show shows showed prove proves proved find finds found demonstrate demonstrates
+observe observes argue argues establish establishes note notes reveal reveals""".split())
 
 
 def tldr_breaks(tldr: str) -> list[str]:

@@ -21,7 +21,7 @@ _LEAD_CLAUSE = re.compile(
     r"from (?:this|these|that) [^,]{1,60}|given (?:this|these|that) [^,]{1,60}|with (?:this|these) "
     r"[^,]{1,60}|under (?:this|these)(?: [^,]{1,60})?|unlike [^,]{2,80}|(?:instead of|in addition to|apart from|rather than) [^,]{2,120}|in the (?:regime|case|setting) (?:where|when|of) .{1,80}?(?=,\s*we\b)|for \(?(?:\d|i+|[a-e])\)|(?:acknowledging|recogni[sz]ing|"
     r"considering|noting) [^,]{2,160}|in support of [^,]{2,40}|[a-z]+ing (?:this|these|those|such|the "
-    r"above|the aforementioned)(?: (?!we\b)[\w-]+){1,3}|going (?:further|beyond)|beyond (?:this|that))\s*,|"
+    r"above|the aforementioned)(?: (?!we\b)[^\s,]+){1,14}|going (?:further|beyond)|beyond (?:this|that))\s*,|"
     r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose|as an? (?:solution|remedy)|concurrently|"
     r"meanwhile|particularly|simultaneously|on the other hand|in turn|"
     r"however|moreover|furthermore|further|additionally|in addition|thus|therefore|hence|"
@@ -82,10 +82,14 @@ def self_contained(sentence: str) -> str:
 
 
 # "We address this issue by measuring X" -> "We measure X"
-_BY_DOING = re.compile(r"^(we|this (?:paper|work)) (?:\w+ (?:to )?)?(?:address|tackle|solve|overcome|mitigate|"
+_BY_DOING = re.compile(r"^(we|this (?:paper|work)) (?:(?:\w+ (?:to )?)?(?:address|tackle|solve|overcome|mitigate|"
                        r"alleviate|resolve|remedy|rectify|fix|fill|bridge|handle|close)(?:es|s)? (?:this|these|"
-                       r"those|such|the above|the aforementioned|both)(?: [\w-]+){1,9}? by ([a-z]+)ing\b",
-                       re.I)
+                       r"those|such|the above|the aforementioned|both)(?: [\w-]+){1,9}?|(?:give|provide|offer)s? an? "
+                       r"(?:affirmative|positive|partial|definitive) answer(?: to (?:this|these|the|that)(?: [\w-]+){1,6}?)?)"
+                       r" by ([a-z]+)ing\b", re.I)
+# "We formalize this framework and utilize it to construct X" -> "We construct X"
+_USE_IT = re.compile(r"^(we) (?:\w+ly )?\w+ (?:this|these|the above|the aforementioned)(?: [\w-]+){1,3}? and "
+                     r"(?:\w+ly )?(?:utili[sz]e|use|leverage|apply|employ|exploit) (?:it|them) to (?=\w)", re.I)
 # a stem that takes its "e" back: measur(e), combin(e), generat(e), introduc(e), us(e), solv(e)
 _E_STEM = re.compile(r"(?:^|[^aeiouy])[aeiouy][cgsz]$|(?:[^aeiouy]|qu)[aiu]r$|[^aeiouy](?:at|ut|od|id|ud|in|un)$|"
                      r"(?:l|n)or$|(?:rc|nc|rg)$|[bpgkdtzf]l$|v$")
@@ -106,7 +110,7 @@ _AND_DO = re.compile(r"^(we) (?:\w+ )?(?:(?:address|tackle|solve|overcome|mitiga
 
 
 def _by_doing(s: str) -> str:
-    s = _AND_DO.sub(r"\1 ", s, count=1)
+    s = _USE_IT.sub(r"\1 ", _AND_DO.sub(r"\1 ", s, count=1), count=1)
     m = _BY_DOING.match(s)
     if not m or re.search(r"\band by \w+ing\b", s[m.end():]):  # "by X-ing ..., and by Y-ing": leave it
         return s

@@ -229,7 +229,7 @@ _MAX_BONUS = 0.5  # a joined second sentence: the most a candidate gains over it
 _BARE_VARIABLE = re.compile(r"\$\\?[A-Za-z](?:_\{?\w\}?)?\$")
 _SYMBOL = re.compile(r"(?<=\s)[Α-Ωα-ω](?=[\s,.;:])")
 # a next sentence that says what the method just introduced is or does
-_ELABORATES = re.compile(r"^(?:our|the proposed|this|the resulting) (?:\w+ )?(?:method|approach|model|"
+_ELABORATES = re.compile(r"^(?:(?:in|with) (?=our|the proposed))?(?:our|the proposed|this|the resulting) (?:\w+ )?(?:method|approach|model|"
                          r"framework|algorithm|system|technique|architecture|estimator|objective|"
                          r"loss|procedure|scheme|agent|metric)\b", re.I)
 
