@@ -299,3 +299,20 @@ def test_a_group_name_in_notation_keeps_its_argument():
     text = BACKGROUND + ("We propose E(3)-invariant molecular conformer aggregation networks that fuse many "
                          "conformers of one molecule. They are accurate.")
     assert label_of(text).startswith("E(3)-invariant molecular conformer aggregation networks")
+
+
+def test_what_the_authors_use_a_framework_to_construct_is_the_label():
+    text = ("Platforms filter what users see. Regulators find this hard to audit. In this paper, we mathematically "
+            "formalize this framework and utilize it to construct a data-driven statistical auditing procedure for "
+            "algorithmic filtering. Authorities or platforms can run it.")
+    assert label_of(text) == "Data-driven statistical auditing procedure for algorithmic filtering"
+
+
+def test_a_short_studied_object_keeps_the_relative_clause_that_says_what_it_is():
+    text = ("Text generation with locally normalized models suffers from exposure bias. In this work, we investigate "
+            "un-normalized energy-based models (EBMs) which operate not at the token but at the sequence level. "
+            "Training uses noise contrastive estimation.")
+    assert label_of(text) == "Un-normalized energy-based models that operate not at the token but at the sequence level"
+    bare = ("Knowledge probing is popular. We study the extent to which pretrained models such as BERT capture "
+            "knowledge about entities. Results are mixed.")
+    assert "to that" not in label_of(bare)

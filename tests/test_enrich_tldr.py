@@ -333,3 +333,45 @@ def test_the_sentence_after_a_thin_contribution_that_opens_in_our_method_is_join
             "confirm the gains.")
     tldr = derive_facts(None, text)["tldr"]
     assert "second order derivatives" in tldr and tldr.startswith("In this paper, we propose")
+
+
+def test_these_problems_are_said_as_the_sentence_before_named_them():
+    text = ("Domain adaptation and causal inference both predict under shifted distributions. We focus on a class of "
+            "causal domain adaptation problems, where data for several source domains are given. We propose an "
+            "approach for solving these problems that exploits causal inference and needs no causal graph. We "
+            "demonstrate our approach on simulated and real data.")
+    tldr = derive_facts(None, text)["tldr"]
+    assert tldr.startswith("We propose an approach for solving causal domain adaptation problems")
+    assert not tldr_breaks(tldr)
+
+
+def test_a_problem_named_only_by_a_verb_phrase_is_not_borrowed():
+    from paperscope.enrich.standalone import resolved
+
+    said = resolved("We combine two approaches to this problem.", ["Agents must solve complex problems."])
+    assert "solve" not in said and "complex" not in said
+
+
+def test_what_the_authors_study_is_followed_by_what_they_derive_in_that_way():
+    text = ("Motivated by imaging, we study a class of online optimization problems with loss functions that are not "
+            "Lipschitz continuous; in particular, the losses could exhibit gradient singularities. Drawing on "
+            "Riemannian geometry, we examine a continuity condition tailored to the singularities. In this way, we "
+            "are able to go beyond the Lipschitz framework, and we derive optimal regret bounds for mirror descent. "
+            "These results are validated on Poisson inverse problems.")
+    tldr = derive_facts(None, text)["tldr"]
+    assert tldr.startswith("We study a class of online optimization problems") and "regret bounds" in tldr
+    assert "In this way" not in tldr and not tldr_breaks(tldr)
+
+
+def test_the_hypothesis_a_learner_returns_is_not_a_back_reference():
+    assert not tldr_breaks("We establish a bound on the robust error of the hypothesis returned by adversarial "
+                           "regularized risk minimization.")
+    assert tldr_breaks("We confirm the hypothesis in sparse graphs.")
+
+
+def test_a_cut_never_leaves_that_waiting_for_its_clause():
+    from paperscope.enrich.standalone import rewrite
+
+    said, _ = rewrite("First, we show that, even for two layer neural networks, the exact computation of this "
+                      "quantity is NP-hard.")
+    assert not said.endswith("even for two layer neural networks.")

@@ -58,7 +58,8 @@ _AND_MAKE = re.compile(r"\b(?:we|this (?:paper|work)) (?:\w+ly )?(?:show|find|ar
 # "we close this gap and present X", "we formulate the problem and propose X": the second verb makes
 _AND_VERB = re.compile(r"\bwe (?:\w+ly )?(?!(?:propose|introduce|present|develop|design|devise)\b)[a-z]+\b"
                        r"(?:(?!\b(?:that|which|who)\b)[^.;:]){3,140}?,? and (?:then |further |also |thus |hence |"
-                       r"therefore |finally )?(?:propose|introduce|present|develop|design|devise)\s+(?!to\b)", re.I)
+                       r"therefore |finally )?(?:(?:utili[sz]e|use|leverage|apply|employ) (?:it|them) to )?"
+                       r"(?:propose|introduce|present|develop|design|devise|construct|build)\s+(?!to\b)", re.I)
 _DESCRIBE = re.compile(DESCRIBE, re.I)
 _OUR_MAKES = re.compile(r"\bour (?:method|approach|framework|model|algorithm)\s+(?:\w+ly\s+)?"
                         r"(?:introduces|proposes|develops)\s+", re.I)
@@ -363,6 +364,8 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
     need = need or (3 if tier == 0 else 4)
     if leans_back(head):  # "algorithm that leverages X by splitting them": end before the phrase that leans
         head = before_lean(head)
+    if content(head) < need:
+        head = _with_relative(head, obj)
     if leans_back(head) or content(head) < need:
         return None
     if len(head.split()) <= 3:  # a bare topic ("optimal partitioning tree")
@@ -379,6 +382,18 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
     return label
 
 
+def _with_relative(head: str, obj: str) -> str:
+    """`head` with the relative clause that follows it in `obj`, when that says what it is:
+    "un-normalized EBMs which operate not at the token but at the sequence level"."""
+    rel = _RELATIVE.match(obj[len(phrase_end(obj)):])
+    last = head.rsplit(" ", 1)[-1]
+    if not rel or rel.group("verb") in GENERIC_VERB | _RESULT_VERBS or is_modifier(last) or \
+            re.search(r"(?:ed|tion|ment|ity|ness|al)$", rel.group("verb")) or last.lower() in STOP_WORDS:
+        return head  # "the extent to which pretrained models ...": no verb, or a head still waiting
+    return f"{head} that {rel.group('verb')} {phrase_end(rel.group('rest'))}"
+
+
+_RELATIVE = re.compile(r"\s*(?:\([^()]*\)\s*)?,?\s*(?:which|that) (?P<verb>[a-z]{3,}) (?P<rest>.+)")
 # "two new methods", "approximation algorithms for X": more than one contribution, not one name's
 _SEVERAL = re.compile(r"(?:(?:two|three|four|several|both)\s|(?:[\w-]+\s){0,3}(?:algorithms|methods|approaches|"
                       r"frameworks|techniques|strategies|schemes|estimators)\b)", re.I)

@@ -179,7 +179,8 @@ _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitat
                         r"challenges|objectives|goals|components|stages|methods|approaches|models|aspects)\b"
                         r"(?! (?:of|:)|:)|\bin (?:two|three|several) respects\b|\bas an? (?:suitable|natural|"
                         r"better) (?:choice|candidate|alternative)\b|\bthe (?:theorem|conjecture|hypothesis|"
-                        r"lemma)\b(?! (?:of|that|by|on|for)\b)|\bthe (?:problems?|issues?|challenges?|questions?|"
+                        r"lemma)\b(?! (?:of|that|by|on|for|returned|learned|learnt|output|produced|selected|chosen|class(?:es)?|"
+                        r"spaces?|sets?|testing)\b)|\bthe (?:problems?|issues?|challenges?|questions?|"
                         r"limitations?|gaps?) (?:above|mentioned)\b|\b(?:described|mentioned|discussed|"
                         r"listed|outlined|defined) (?:above|earlier|before)\b|"
                         r"\b(?:an? )?(?:affirmative|positive|negative) answer\b|"  # to a question not said

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import re
 
+from ..words import STOP_WORDS
 from .rules import DANGLING, unresolved_refs
-from .vocab import is_modifier
+from .vocab import VERBS, is_modifier
 
 
 # "To address these challenges, we propose X" -> "We propose X". An opening clause is only taken
@@ -23,6 +24,7 @@ _LEAD_CLAUSE = re.compile(
     r"considering|noting) [^,]{2,160}|in support of [^,]{2,40}|[a-z]+ing (?:this|these|those|such|the "
     r"above|the aforementioned)(?: (?!we\b)[^\s,]+){1,14}|going (?:further|beyond)|beyond (?:this|that))\s*,|"
     r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose|as an? (?:solution|remedy)|concurrently|"
+    r"in (?:this|that|such a) way|in so doing|by doing so|"
     r"meanwhile|particularly|simultaneously|on the other hand|in turn|"
     r"however|moreover|furthermore|further|additionally|in addition|thus|therefore|hence|"
     r"consequently|accordingly|instead|then|finally|(?:more )?specifically|concretely|notably|"
@@ -34,7 +36,7 @@ _ADVERB = re.compile(r"^(we|this (?:paper|work)) (?:then|further|also|thus|there
 _BACKREF_CUT = re.compile(r",\s|\s*(?:---|—)\s*|\s(?:which|that|to|on|for|in|by|using|with|from|across|under|"
                           r"and|where|while|via|through|of|during|at|over|after|within|when)\s")
 # a "that"-clause without its verb yet: "We demonstrate that a simple fusion" is no sentence
-OPEN_CLAUSE = re.compile(r"\b(?:that|whether|how|why|what)\s+(?!.*\b(?:is|are|was|were|can|could|"
+OPEN_CLAUSE = re.compile(r"\b(?:that|whether|how|why|what),?\s+(?!.*\b(?:is|are|was|were|can|could|"
                           r"may|might|will|would|has|have|had|do|does|\w+ed|\w+[^s]s)\b)[^,;]*$", re.I)
 
 
@@ -166,7 +168,40 @@ def rewrite(sentence: str) -> tuple[str, float]:
         verb = re.search(r"\b(?:we|this (?:paper|work))\s+\w+", s, re.I)  # the cut keeps the authors' verb
         cuts = [c for c in cuts if len(s[:c].split()) >= 5 and (not verb or c >= verb.end()) and
                 s[:c].rsplit(" ", 1)[-1].lower() not in DANGLING | _REPORTING and
-                not _stops_on_modifier(s[:c]) and not s[c:].startswith(" of ") and not OPEN_CLAUSE.search(s[:c])]
+                not _stops_on_modifier(s[:c]) and not s[c:].startswith(" of ") and not OPEN_CLAUSE.search(s[:c]) and
+                not re.search(r"\b(?:that|whether|how),\s[^,]*$|\bus$", s[:c])]  # "We show that, even for X," waits for its clause
         if cuts:
             s = s[:cuts[-1]].rstrip(" ,;:.") + "."
     return s, len(s.split()) / total
+
+
+# "this problem", "these tasks": the noun of an earlier sentence, said with its modifiers
+_REF_NP = re.compile(r"\b(?:these|this|such)\s+(?P<head>problems?|tasks?|settings?|questions?|games?)\b", re.I)
+_NOT_MODIFIER = STOP_WORDS | frozenset("""many several some various new novel important open challenging general
+same such different following above hard difficult fundamental key central core major critical crucial
+interesting natural practical common classical classic standard basic simple similar related whole complex
+qualitative main real-world unlike existing prior previous current resulting underlying""".split())
+
+
+def resolved(sentence: str, earlier: list[str]) -> str:
+    """`sentence` with "these problems" said as the earlier sentence named them ("causal domain
+    adaptation problems"), when one of the three sentences before names them with modifiers."""
+    m = _REF_NP.search(sentence)
+    if not m:
+        return sentence
+    head = m.group("head")
+    for prev in reversed(earlier[-3:]):
+        for found in reversed(list(re.finditer(r"((?:[\w-]+ ){1,4})" + head.lower().rstrip("s") + r"s?\b", prev))):
+            mods = []
+            words = found.group(1).split()
+            for k in range(len(words) - 1, -1, -1):  # "a class of such causal domain adaptation" -> the last three
+                w = words[k].lower()
+                if w in _NOT_MODIFIER or w.endswith(("ed", "ly")) or (w in VERBS and not w.endswith("ing")) or \
+                        (k and words[k - 1].lower() == "to"):
+                    break  # "to solve complex ...", "we study online ...": a verb is no modifier
+                mods.insert(0, words[k])
+            if mods:
+                said = " ".join(mods) + " " + head
+                said = said if head.endswith("s") else "the " + said
+                return sentence[:m.start()] + said + sentence[m.end():]
+    return sentence

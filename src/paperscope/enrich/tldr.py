@@ -15,7 +15,7 @@ import re
 
 from ..words import STOP_WORDS, prose_words
 from .rules import DANGLING, tldr_breaks, unresolved_refs
-from .standalone import OPEN_CLAUSE, lead_off, rewrite, strip_lead
+from .standalone import OPEN_CLAUSE, lead_off, resolved, rewrite, strip_lead
 from .acronyms import long_forms
 from .cues import DESCRIBE, MAIN_CONTRIBUTION
 from .text import Doc, token_starts
@@ -33,7 +33,7 @@ _CONTRIB = re.compile(_WHO + r"(?:propose|introduce|present|develop|design|devis
                       r"\bour main results? (?:include\b|(?:is|are) (?=an?\b|the\b|that\b|\w+ing\b))|"
                       r"\bwe (?:improve|extend|enhance|advance|address|tackle|solve|overcome|"
                       r"mitigate|close|bridge|fill|generali[sz]e|augment|strengthen|revisit|rethink)\w* "
-                      r"[^.;]{0,80}?\bby (?:introducing|proposing|developing|designing)\b", re.I)
+                      r"[^.;]{0,80}?\bby (?:introducing|proposing|developing|designing|providing|presenting)\b", re.I)
 _AND_CONTRIB = re.compile(r"\b(?:and|then) (?:propose|introduce|present|develop|design)s?\b")
 _FINDING = re.compile(_WHO + r"(?:show|prove|demonstrate|find|argue|establish|derive|identify|"
                       r"characteri[sz]e|reveal|provide|give|obtain|extend|generali[sz]e|apply|adapt|"
@@ -279,7 +279,7 @@ def _cut(sentence: str, room: int) -> str:
     return cut
 
 
-_SETTING_TAIL = re.compile(r",\s+(?:in which|where|whereby|wherein)\s", re.I)
+_SETTING_TAIL = re.compile(r",\s+(?:in which|where|whereby|wherein)\s|;\s+(?:in particular|that is|i\.e\.|namely)\b", re.I)
 
 
 def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[float, str]:
@@ -287,6 +287,10 @@ def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[fl
     next sentence that opens on one says what the method does)."""
     score = feats[i][0]
     text, kept = rewrite(doc.sentences[i])
+    if kept < 1.0 or unresolved_refs(text):  # "these problems" said with the earlier sentence's noun may stand whole
+        alt, alt_kept = rewrite(resolved(doc.sentences[i], doc.sentences[:i]))
+        if alt_kept > kept or (alt_kept == kept and not unresolved_refs(alt)):
+            text, kept = alt, alt_kept
     text = shorten(text)
     broken = tldr_breaks(text)
     quality = score - 6.0 * len(broken) - 2.0 * (1.0 - kept)
