@@ -316,3 +316,12 @@ def test_a_short_studied_object_keeps_the_relative_clause_that_says_what_it_is()
     bare = ("Knowledge probing is popular. We study the extent to which pretrained models such as BERT capture "
             "knowledge about entities. Results are mixed.")
     assert "to that" not in label_of(bare)
+
+
+def test_a_cut_keeps_both_sides_of_what_a_word_joins_and_no_that_clause_waits():
+    from paperscope.enrich.noun_phrase import fits
+
+    text = "meta-learning model that balances the effect of meta-learning and task-specific learning within each task"
+    assert "meta-learning model that balances the effect of meta-learning" not in fits(text, 90, 3)
+    assert label_breaks("Theory of representation learning under the assumption that the encoding map")
+    assert not label_breaks("Learning under the assumption that data are separable")

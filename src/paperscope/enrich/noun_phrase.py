@@ -136,6 +136,8 @@ def fits(text: str, room: int, min_content: int) -> list[str]:
         if len(words) > 2 and words[-1].endswith("ing") and words[-2].lower() in ("through", "by", "for",
                                                                                    "of", "via", "in", "on"):
             continue  # "through constructing": a gerund without its object
+        if short[len(cut):].startswith(" and ") and _NEEDS_TWO.search(cut):
+            continue  # "balances the effect of X" without "and Y"
         clause = re.split(r"\s(?:that|which)\s", cut)
         if len(clause) > 1 and len(clause[-1].split()) < 5:  # cut inside its relative clause
             continue
@@ -144,6 +146,12 @@ def fits(text: str, room: int, min_content: int) -> list[str]:
                 last.lower() not in OF_HEADS | DANGLING | _MODIFIERS and not is_modifier(last):
             cuts.append(cut)
     return list(dict.fromkeys(out + cuts[::-1]))
+
+
+# words that take two things joined by "and": "between X and Y", "balances X and Y"
+_NEEDS_TWO = re.compile(r"\b(?:between|both|balanc(?:e|es|ing)|combin(?:e|es|ing|ation of)|unif(?:y|ies|ying)|bridg(?:e|es|ing)|"
+                        r"connect(?:s|ing)?|trade-?offs?)\b"
+                        r"(?!.*\band\b)", re.I)
 
 
 def capital(text: str) -> str:

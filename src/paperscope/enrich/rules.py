@@ -80,6 +80,12 @@ _KIND_TO_VERB_END = re.compile(r"\b(?:method|approach|framework|model|algorithm|
                                r"dataset|benchmark|tool|system|architecture|objective|loss)s? to [a-z]+$")
 
 
+# "under the assumption that the encoding map": a that-clause still waiting for its verb
+_OPEN_THAT = re.compile(r"\b(?:(?:under|with|on|from|of) the (?:assumption|hypothesis|fact|observation|premise)|"
+                        r"(?:assumption|hypothesis|fact|idea|observation|condition|insight|notion|premise) that "
+                        r"(?:the |a |an )?[\w-]+(?: [\w-]+)?)$", re.I)
+
+
 def label_breaks(label: str, *, position: bool = False) -> list[str]:
     """Rules of a good title-less label that `label` breaks. `position`: whether the paper is
     a position paper (then, and only then, the label starts with "Position:")."""
@@ -104,6 +110,7 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
         out.append("lower-case")
     last = words[-1].lower()
     if last in DANGLING or last in _WAITING or last.endswith("-wise") or text.rstrip()[-1:] in ",;:-–(" or \
+            _OPEN_THAT.search(text) or \
             _KIND_TO_VERB_END.search(text.lower()):
         out.append("dangling")
     if not _balanced(text):
