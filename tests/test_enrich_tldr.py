@@ -309,8 +309,9 @@ def test_a_long_opening_that_leans_back_comes_off_the_contribution():
             "we estimate the sign of the gradient in any direction with a single query. Using this single query "
             "oracle for retrieving the sign of a directional derivative, we develop a novel query-efficient Sign-OPT "
             "approach for hard-label black-box attack. We also analyse its convergence.")
-    assert derive_facts(None, text)["tldr"] == ("We develop a novel query-efficient Sign-OPT approach for hard-label "
-                                                 "black-box attack.")
+    tldr = derive_facts(None, text)["tldr"]
+    assert tldr.endswith("We develop a novel query-efficient Sign-OPT approach for hard-label black-box attack.")
+    assert "Using this" not in tldr
 
 
 def test_formalising_this_framework_and_using_it_to_build_x_is_said_as_building_x():
@@ -375,3 +376,14 @@ def test_a_cut_never_leaves_that_waiting_for_its_clause():
     said, _ = rewrite("First, we show that, even for two layer neural networks, the exact computation of this "
                       "quantity is NP-hard.")
     assert not said.endswith("even for two layer neural networks.")
+
+
+def test_a_short_tldr_is_preceded_by_what_the_authors_work_on():
+    text = ("Pipelines split a network across devices. We optimize pipeline parallelism for deep neural network "
+            "inference by partitioning model graphs into k stages and minimizing the time of the bottleneck stage. "
+            "Practitioners need to know when a partition is good enough. We design novel mixed integer programming "
+            "relaxations for proving lower bounds. On 369 production models the bounds are strong.")
+    tldr = derive_facts(None, text)["tldr"]
+    assert tldr.startswith("We optimize pipeline parallelism") and tldr.endswith("for proving lower bounds.")
+    assert tldr_breaks("We provide an algorithm that achieves the guarantee above in linear time.")
+    assert not tldr_breaks("We provide an algorithm that keeps the loss above the threshold.")

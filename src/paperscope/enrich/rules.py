@@ -194,7 +194,8 @@ _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitat
                         r"\bboth the (?:[\w-]+ )+?(?:issues|problems|challenges|limitations|questions)\b|"
                         r"\banother (?:[\w-]+ )?(?:algorithm|method|approach|model|variant|estimator|"
                         r"framework)\b|\btheir (?:conjecture|question|claim|hypothesis|open problem)\b|"
-                        r"(?<=\S )as a (?:solution|remedy|fix)\b(?! (?:to|for)\b)", re.I)  # "... as a solution." (an opening one comes off)
+                        r"(?<=\S )as a (?:solution|remedy|fix)\b(?! (?:to|for)\b)|"
+                        r"\bthe (?:[\w-]+ ){1,2}above\b(?! (?:the|a|an|\d|\w+ly)\b)", re.I)  # "... as a solution." (an opening one comes off)
 
 
 _DEFINED_HERE = re.compile(r"[\w\s-]{0,40}?(?:,\s*)?(?:i\.e\.|namely\b|:(?!\s*we\b))")

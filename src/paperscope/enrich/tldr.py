@@ -337,10 +337,29 @@ def best_sentence(doc: Doc, method_names: list[str]) -> str:
     for i in order:
         if best is not None and feats[i][0] + _MAX_BONUS <= best[0]:
             break  # no later sentence can read better: none gains more than a join's bonus
-        c = _candidate(doc, i, feats, method_names[:3])
+        c = _candidate(doc, i, feats, method_names[:3]) + (i,)
         if best is None or c[0] > best[0]:
             best = c
-    return best[1]
+    return _with_setting(doc, best[2], feats, best[1])
+
+
+def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
+    """A short TL;DR ("We design novel MIP relaxations for proving lower bounds.") after the
+    earlier sentence in which the authors say what they work on, so it reads without the abstract."""
+    if len(text) >= _SHORT or text.count(". ") or i == 0:
+        return text
+    for j in range(i - 1, max(i - 4, -1), -1):
+        s = doc.sentences[j]
+        if any(feats[j][1:]) or not (_PROBLEM.search(s) or _WE_START.match(strip_lead(s))):
+            continue
+        setting, kept = rewrite(s)
+        longer = _joined(setting, text) if kept == 1.0 and not _contributes(s) else None
+        if longer:
+            return longer
+    return text
+
+
+_SHORT = 120  # characters: a TL;DR this short often leaves out what the paper is about
 
 
 def spelled_out(tldr: str, doc: Doc) -> str:
