@@ -387,3 +387,12 @@ def test_a_short_tldr_is_preceded_by_what_the_authors_work_on():
     assert tldr.startswith("We optimize pipeline parallelism") and tldr.endswith("for proving lower bounds.")
     assert tldr_breaks("We provide an algorithm that achieves the guarantee above in linear time.")
     assert not tldr_breaks("We provide an algorithm that keeps the loss above the threshold.")
+
+
+def test_a_setting_is_one_the_authors_work_on_not_one_they_need():
+    text = ("Internal states shape perception. We need to understand the statistical structure of such states. "
+            "Recordings of many neurons are now common. We present a statistical model for extracting hierarchically "
+            "organised neural population states from multi-channel spike recordings.")
+    tldr = derive_facts(None, text)["tldr"]
+    assert not tldr.startswith("We need to") and tldr.startswith("We present a statistical model")
+    assert tldr_breaks("In this work, we analyze their scaling properties under many assumptions.")

@@ -238,7 +238,9 @@ def unresolved_refs(text: str) -> tuple[re.Match, ...]:
 
 _ITS = re.compile(r"\b(?:its|their)\b", re.I)
 _REPORTED = frozenset("""show shows showed prove proves proved find finds found demonstrate demonstrates
-observe observes argue argues establish establishes note notes reveal reveals""".split())
+observe observes argue argues establish establishes note notes reveal reveals analyze analyse analyzes analyses
+study studies investigate investigates examine examines consider considers explore explores revisit revisits
+characterize characterizes discuss discusses paper work article here""".split())
 
 
 def tldr_breaks(tldr: str) -> list[str]:

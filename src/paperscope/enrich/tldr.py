@@ -350,7 +350,8 @@ def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
         return text
     for j in range(i - 1, max(i - 4, -1), -1):
         s = doc.sentences[j]
-        if any(feats[j][1:]) or not (_PROBLEM.search(s) or _WE_START.match(strip_lead(s))):
+        if any(feats[j][1:]) or not (_PROBLEM.search(s) or _WE_START.match(strip_lead(s))) or \
+                _NEED_TO.match(strip_lead(s)) or _OUTLOOK.search(s):
             continue
         setting, kept = rewrite(s)
         longer = _joined(setting, text) if kept == 1.0 and not _contributes(s) else None
@@ -359,7 +360,7 @@ def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
     return text
 
 
-_SHORT = 120  # characters: a TL;DR this short often leaves out what the paper is about
+_SHORT = 160  # characters: a TL;DR this short often leaves out what the paper is about
 
 
 def spelled_out(tldr: str, doc: Doc) -> str:
