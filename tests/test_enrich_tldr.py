@@ -342,7 +342,7 @@ def test_these_problems_are_said_as_the_sentence_before_named_them():
             "approach for solving these problems that exploits causal inference and needs no causal graph. We "
             "demonstrate our approach on simulated and real data.")
     tldr = derive_facts(None, text)["tldr"]
-    assert tldr.startswith("We propose an approach for solving causal domain adaptation problems")
+    assert "We propose an approach for solving causal domain adaptation problems that exploits" in tldr
     assert not tldr_breaks(tldr)
 
 
