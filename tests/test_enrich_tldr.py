@@ -396,3 +396,9 @@ def test_a_setting_is_one_the_authors_work_on_not_one_they_need():
     tldr = derive_facts(None, text)["tldr"]
     assert not tldr.startswith("We need to") and tldr.startswith("We present a statistical model")
     assert tldr_breaks("In this work, we analyze their scaling properties under many assumptions.")
+
+
+def test_a_setting_too_short_to_say_anything_is_not_put_first():
+    text = ("Primates recognise actions quickly. This paper addresses two questions. We find that a baseline model, "
+            "one that sums ventral and dorsal responses to short action snippets, fits the neural data well.")
+    assert not derive_facts(None, text)["tldr"].startswith("This paper addresses two questions")

@@ -354,13 +354,13 @@ def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
                 _NEED_TO.match(strip_lead(s)) or _OUTLOOK.search(s):
             continue
         setting, kept = rewrite(s)
-        longer = _joined(setting, text) if kept == 1.0 and not _contributes(s) else None
+        longer = _joined(setting, text) if kept == 1.0 and not _contributes(s) and len(setting.split()) >= 8 else None
         if longer:
             return longer
     return text
 
 
-_SHORT = 160  # characters: a TL;DR this short often leaves out what the paper is about
+_SHORT = 220  # characters: a TL;DR this short often leaves out what the paper is about
 
 
 def spelled_out(tldr: str, doc: Doc) -> str:
