@@ -325,3 +325,14 @@ def test_a_cut_keeps_both_sides_of_what_a_word_joins_and_no_that_clause_waits():
     assert "meta-learning model that balances the effect of meta-learning" not in fits(text, 90, 3)
     assert label_breaks("Theory of representation learning under the assumption that the encoding map")
     assert not label_breaks("Learning under the assumption that data are separable")
+
+
+def test_a_label_with_one_side_of_a_pair_or_an_open_infinitive_or_math_is_cut():
+    for label in ("Out-of-sample error bound capturing the trade-off between the error",
+                  "Mathematical theorems elucidating the relationship",
+                  "Hierarchical predictor-corrector scheme that enables neural networks to learn",
+                  "Algorithm that computes an $\\epsilon$-optimal policy with probability $1"):
+        assert label_breaks(label), label
+    for label in ("Two-stage architecture for refining correspondences between graphs", "Learning to learn",
+                  "Gap between training and test error"):
+        assert not label_breaks(label), label

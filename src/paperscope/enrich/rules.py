@@ -63,7 +63,7 @@ def _balanced(text: str) -> bool:
     for a, b in ("()", "[]", "{}"):
         if text.count(a) != text.count(b):
             return False
-    return text.count('"') % 2 == 0
+    return text.count('"') % 2 == 0 and text.count("$") % 2 == 0
 
 
 def _coined(tok: str) -> bool:
@@ -84,6 +84,13 @@ _KIND_TO_VERB_END = re.compile(r"\b(?:method|approach|framework|model|algorithm|
 _OPEN_THAT = re.compile(r"\b(?:(?:under|with|on|from|of) the (?:assumption|hypothesis|fact|observation|premise)|"
                         r"(?:assumption|hypothesis|fact|idea|observation|condition|insight|notion|premise) that "
                         r"(?:the |a |an )?[\w-]+(?: [\w-]+)?)$", re.I)
+
+
+# "trade-off between the error", "the relationship", "a bidirectional link": one side of a pair;
+# "... enables neural networks to learn": an infinitive without its object
+_HALF_PAIR = re.compile(r"\bbetween (?:the|a|an) (?:(?!\band\b)[^,;])*[^s\W]$|\b(?:relationship|link|connection|trade-?off|interpolation)$|"
+                        r"\bto (?:\w+ly |best |better )?(?:learn|explain|take|make|perform|achieve|do|get|use|obtain)$",
+                        re.I)
 
 
 def label_breaks(label: str, *, position: bool = False) -> list[str]:
@@ -110,7 +117,7 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
         out.append("lower-case")
     last = words[-1].lower()
     if last in DANGLING or last in _WAITING or last.endswith("-wise") or text.rstrip()[-1:] in ",;:-–(" or \
-            _OPEN_THAT.search(text) or \
+            _OPEN_THAT.search(text) or (_HALF_PAIR.search(text) and len(words) >= 5) or \
             _KIND_TO_VERB_END.search(text.lower()):
         out.append("dangling")
     if not _balanced(text):
