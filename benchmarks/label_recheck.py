@@ -8,7 +8,7 @@ sheets' label, today's label, shuffled; the sheets' TL;DR and today's TL;DR, shu
 benchmarks/judging/recheck/, with its key. `score` reads two independent passes
 (recheck/verdicts/pass1.txt, pass2.txt; same rubric and line format as the judged sheets) and
 writes benchmarks/results/label_recheck.json: the verdicts on the old and the new texts of the
-changed papers, and the estimate for all 200 papers: the judged sheets' verdicts with the changed
+changed papers, how often the two passes agree, and the estimate for all 200 papers: the judged sheets' verdicts with the changed
 papers' old verdicts replaced by their new ones (labels and TL;DRs separately).
 
     .venv/bin/python benchmarks/label_recheck.py sheet
@@ -115,6 +115,8 @@ def score() -> int:
                      "estimate_now": round((accepted - was + now) / total, 4)}
     real = [v[s]["real"] for v in passes for s in key["papers"]]
     out["real_titles"] = f"{sum(real)}/{len(real)}"
+    pairs = [(passes[0][s][k], passes[1][s][k]) for s in key["papers"] for k in passes[0][s]]
+    out["passes_agree"] = round(sum(a == b for a, b in pairs) / len(pairs), 4)
     out["run"] = run_info({"key": "benchmarks/judging/recheck/key.json",
                            "verdicts": "benchmarks/judging/recheck/verdicts/pass1.txt, pass2.txt"})
     OUT.write_text(json.dumps(out, indent=1) + "\n", "utf-8")
