@@ -336,3 +336,10 @@ def test_a_label_with_one_side_of_a_pair_or_an_open_infinitive_or_math_is_cut():
     for label in ("Two-stage architecture for refining correspondences between graphs", "Learning to learn",
                   "Gap between training and test error"):
         assert not label_breaks(label), label
+
+
+def test_a_studied_object_does_not_take_its_relative_clause_before_a_later_named_contribution():
+    text = ("Shapley interactions explain models. In this work, we characterize higher-order SII as a solution to a "
+            "WLS problem, which constructs an optimal approximation via SII and k-SII. We propose KernelSHAP-IQ, a "
+            "direct extension of KernelSHAP for SII, and demonstrate strong performance.")
+    assert label_of(text).startswith("KernelSHAP-IQ: ")

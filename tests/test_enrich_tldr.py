@@ -402,3 +402,10 @@ def test_a_setting_too_short_to_say_anything_is_not_put_first():
     text = ("Primates recognise actions quickly. This paper addresses two questions. We find that a baseline model, "
             "one that sums ventral and dorsal responses to short action snippets, fits the neural data well.")
     assert not derive_facts(None, text)["tldr"].startswith("This paper addresses two questions")
+
+
+def test_a_setting_that_points_at_a_claim_it_does_not_state_is_not_put_first():
+    text = ("Adaptive optimizers need warmup. We provide both empirical and theoretical evidence to verify our "
+            "hypothesis. We propose Rectified Adam, a variant of Adam that rectifies the variance of the adaptive "
+            "learning rate.")
+    assert derive_facts(None, text)["tldr"].startswith("We propose Rectified Adam")

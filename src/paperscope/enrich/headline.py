@@ -364,7 +364,7 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
     need = need or (3 if tier == 0 else 4)
     if leans_back(head):  # "algorithm that leverages X by splitting them": end before the phrase that leans
         head = before_lean(head)
-    if content(head) < need:
+    if content(head) < need and (tier == 0 or not names):  # not before a name the paper gives later
         head = _with_relative(head, obj)
     if leans_back(head) or content(head) < need:
         return None

@@ -351,7 +351,7 @@ def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
     for j in range(i - 1, max(i - 4, -1), -1):
         s = doc.sentences[j]
         if any(feats[j][1:]) or not (_PROBLEM.search(s) or _WE_START.match(strip_lead(s))) or \
-                _NEED_TO.match(strip_lead(s)) or _OUTLOOK.search(s):
+                _NEED_TO.match(strip_lead(s)) or _OUTLOOK.search(s) or _OUR_CLAIM.search(s):
             continue
         setting, kept = rewrite(s)
         longer = _joined(setting, text) if kept == 1.0 and not _contributes(s) and len(setting.split()) >= 8 else None
@@ -360,6 +360,8 @@ def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
     return text
 
 
+# "We provide evidence to verify our hypothesis": a setting that points at a claim it does not state
+_OUR_CLAIM = re.compile(r"\bour (?:hypothesis|claim|conjecture|intuition)\b", re.I)
 _SHORT = 220  # characters: a TL;DR this short often leaves out what the paper is about
 
 
