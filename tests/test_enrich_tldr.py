@@ -2,6 +2,8 @@
 and stand alone (enrich/tldr.py, checked by enrich/rules.py tldr_breaks)."""
 from __future__ import annotations
 
+import re
+
 from paperscope.enrich import derive_facts
 from paperscope.enrich.rules import tldr_breaks
 from paperscope.enrich.tldr import MAX_CHARS
@@ -409,3 +411,34 @@ def test_a_setting_that_points_at_a_claim_it_does_not_state_is_not_put_first():
             "hypothesis. We propose Rectified Adam, a variant of Adam that rectifies the variance of the adaptive "
             "learning rate.")
     assert derive_facts(None, text)["tldr"].startswith("We propose Rectified Adam")
+
+
+def test_an_aim_is_not_the_contribution_when_the_authors_later_present_one():
+    text = ("Neural networks are easily fooled by small perturbations of their inputs. To take a step towards robust "
+            "classifiers, we aim to create neural network models provably defended from perturbations. Prior "
+            "certification work requires strong assumptions on network structures. From the relation between Lipschitz "
+            "constants and margins, we present a cheap technique to lower-bound the size of adversarial perturbations "
+            "that can deceive networks. Experiments confirm the bounds on large networks.")
+    tldr = derive_facts(None, text)["tldr"]
+    assert "we present a cheap technique to lower-bound" in tldr and "we aim to create" not in tldr
+
+
+def test_the_method_speaking_for_the_authors_beats_an_efficacy_sentence():
+    text = ("Implicit neural representations capture 3D shapes. Signed distance functions encode shape geometry well. "
+            "However, learning them from sparse point clouds without supervision remains hard. While recent methods "
+            "rely on smoothness priors, our method introduces a regularization term that uses adversarial samples "
+            "around the shape to improve the learned distance functions. Through extensive experiments, we illustrate "
+            "the efficacy of our proposed method on synthetic and real data.")
+    tldr = derive_facts(None, text)["tldr"]
+    assert "our method introduces a regularization term" in tldr and "efficacy" not in tldr
+
+
+def test_instead_of_without_its_comma_comes_off_and_no_cut_ends_on_an_aim():
+    from paperscope.enrich.standalone import rewrite
+
+    said, kept = rewrite("In this paper, instead of pulling examples of one class together we propose to move the "
+                         "examples with respect to virtual points.")
+    assert said.startswith("We propose to move the examples") and kept == 1.0
+    said, _ = rewrite("In this paper, we take a step back and aim to summarize and quantify empirically the impact of "
+                      "each of these dimensions on model performance.")
+    assert not re.search(r"\b(?:aim|aim to summarize)\.$", said), said

@@ -275,6 +275,8 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
             longer = with_problem(lead, "name" if ": " in lead else "intro", problem_np, room, False)
             if longer != lead:
                 return longer
+    if lead and not lead.startswith("Position: "):
+        return _about(lead, doc, room)
     if lead:
         return lead
     best = candidates(doc, mentions, tldr, limit, paper_type, keyphrases).best
@@ -284,6 +286,34 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
             words.pop()
         return _capitalise(" ".join(words)[:limit])  # a single giant token: nothing to choose
     return best
+
+
+_CLASS_OF = re.compile(r"\b(?:methods|techniques|approaches|algorithms|frameworks|tools)$", re.I)
+
+
+def _stems(text: str) -> set[str]:
+    return {w.rstrip("s") for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in STOP_WORDS}
+
+
+def _about(lead: str, doc: Doc, room: int) -> str:
+    """A contribution headline that names neither the problem of the opening sentence nor any of
+    its words gets it: "Training stabilizer based on consistency regularization for generative
+    adversarial networks"."""
+    if re.search(r"\bfor\b", lead):  # it says what it is for ("in <problem>" often named the background)
+        return lead
+    forms = long_forms(doc.sentences)
+    spelled = [expand(s, forms) for s in doc.sentences] if forms else doc.sentences
+    weights = weights_of(spelled)
+    found = problem(doc.sentences, forms, weights, doc.text)
+    if not found and doc.own_start >= 2:
+        found = problem(doc.sentences[1:], forms, weights, doc.text)
+    if not found or len(found.split()) < 2 or _CLASS_OF.search(found) or \
+            _stems(found) & _stems(expand(lead, forms)):
+        return lead  # one word ("safety", "touch") or a class of methods is no problem
+    longer = f"{lead} for {found}"
+    if len(longer) > room or label_breaks(longer):
+        return lead
+    return longer
 
 
 def candidates(doc: Doc, mentions: list[Mention], tldr: str, limit: int = MAX_LABEL,

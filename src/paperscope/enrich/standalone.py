@@ -43,7 +43,7 @@ OPEN_CLAUSE = re.compile(r"\b(?:that|whether|how|why|what),?\s+(?!.*\b(?:is|are|
 def strip_lead(s: str) -> str:
     """`s` without its opening clause, unless that clause holds the authors' own ("To this end
     we develop X, a ..." keeps it all)."""
-    m = _LEAD_CLAUSE.match(s) or _BASED_WE.match(s)
+    m = _LEAD_CLAUSE.match(s) or _BASED_WE.match(s) or _INSTEAD_WE.match(s)
     if m and (" we " in m.group().lower() or m.group().lower().startswith("we ")):
         m = _TO_THIS_END.match(s) or _BASED_WE.match(s)  # "To this end we develop X, ...": only the connective
     if m and _NO_START.match(s[m.end():]):  # the comma was inside the clause ("may not want to, or be ...")
@@ -55,6 +55,8 @@ def strip_lead(s: str) -> str:
 _NO_START = re.compile(r"(?:or|and|but|nor|of|than|whose|which|who|where)\b", re.I)
 
 
+# "Instead of bringing X closer ... we propose": the contrast without its comma
+_INSTEAD_WE = re.compile(r"(?:instead of|rather than) (?:[^,.;]{2,200}?)\s+(?=we (?:propose|introduce|present|develop)\b)", re.I)
 _BASED_WE = re.compile(r"(?:building|based) (?:on|upon) (?:this|that|these|those)(?: [\w-]+){1,3}\s+(?=we\b)", re.I)
 _TO_THIS_END = re.compile(r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose)"
                           r"\s*,?\s*(?=\w)", re.I)
@@ -169,7 +171,8 @@ def rewrite(sentence: str) -> tuple[str, float]:
         cuts = [c for c in cuts if len(s[:c].split()) >= 5 and (not verb or c >= verb.end()) and
                 s[:c].rsplit(" ", 1)[-1].lower() not in DANGLING | _REPORTING and
                 not _stops_on_modifier(s[:c]) and not s[c:].startswith(" of ") and not OPEN_CLAUSE.search(s[:c]) and
-                not re.search(r"\b(?:that|whether|how),\s[^,]*$|\bus$", s[:c])]  # "We show that, even for X," waits for its clause
+                not re.search(r"\b(?:that|whether|how),\s[^,]*$|\bus$|\b(?:aim|seek|try|want|need|wish|hope|attempt|strive)s?(?: to \w+)?$", s[:c])]
+        # "We show that, even for X," waits for its clause; "we aim (to summarize)" for its object
         if cuts:
             s = s[:cuts[-1]].rstrip(" ,;:.") + "."
     return s, len(s.split()) / total

@@ -34,6 +34,9 @@ _CONTRIB = re.compile(_WHO + r"(?:propose|introduce|present|develop|design|devis
                       r"\bwe (?:improve|extend|enhance|advance|address|tackle|solve|overcome|"
                       r"mitigate|close|bridge|fill|generali[sz]e|augment|strengthen|revisit|rethink)\w* "
                       r"[^.;]{0,80}?\bby (?:introducing|proposing|developing|designing|providing|presenting)\b", re.I)
+# the method speaking for the authors: "our method introduces a regularization term that ..."
+_OURS_DO = re.compile(r"\bour (?:proposed |new )?(?:method|approach|framework|model|algorithm|technique)s? "
+                      r"(?:introduces|proposes|uses|leverages|employs|exploits|learns|combines|builds)\b", re.I)
 _AND_CONTRIB = re.compile(r"\b(?:and|then) (?:propose|introduce|present|develop|design)s?\b")
 _FINDING = re.compile(_WHO + r"(?:show|prove|demonstrate|find|argue|establish|derive|identify|"
                       r"characteri[sz]e|reveal|provide|give|obtain|extend|generali[sz]e|apply|adapt|"
@@ -63,7 +66,9 @@ _RESULTS_START = re.compile(r"(?:extensive|empirical|experimental|numerical|fina
                             r"efficacy|superiority|performance|benefits?|advantages?|merits?|proposed|"
                             r"presented)\b|we (?:quantitatively|qualitatively|empirically|experimentally|"
                             r"numerically) ", re.I)
-_RESULTS = re.compile(r"\b(?:experiments?|empirical(?:ly)?|results?|evaluations?) "
+_RESULTS = re.compile(r"\bwe (?:\w+ly )?(?:illustrate|demonstrate|show|verify|confirm|validate) the (?:efficacy|"
+                      r"effectiveness|superiority|benefits?|merits?) of (?:our|the proposed)\b|"
+                      r"\b(?:experiments?|empirical(?:ly)?|results?|evaluations?) "
                       r"(?:on|show|demonstrate|indicate|confirm|validate|verify|suggest)\w*\b|"
                       r"\bwe (?:also )?(?:provide|give|present) "
                       r"(?:an? )?(?:\w+ )?(?:analys[ie]s|experiments|evaluations?|comparisons?|ablations?)\b",
@@ -94,7 +99,7 @@ def _housekeeping(s: str) -> bool:
 
 
 def _contributes(s: str) -> bool:
-    if _CONTRIB.search(s):
+    if _CONTRIB.search(s) or _OURS_DO.search(s):
         return True
     m = _AND_CONTRIB.search(s)  # "we provide a lower bound ... and propose an algorithm"
     return bool(m) and bool(re.search(r"\bwe\b", s[:m.start()], re.I))
@@ -110,7 +115,8 @@ def _results(s: str, low: str) -> bool:
                                              and bool(_RESULTS.search(s)))
 
 
-_RESULT_HINTS = ("experiment", "empirical", "result", "evaluation", "analys", "comparison", "ablation")
+_RESULT_HINTS = ("experiment", "empirical", "result", "evaluation", "analys", "comparison", "ablation", "efficacy",
+                 "effectiveness", "superiority", "benefit", "merit")
 _NOVEL_HINTS = ("novel", "new", "first", "simple", "principled", "unified", "general")
 
 
@@ -130,7 +136,7 @@ def _features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool
         speaks = "we" in low or "this" in low or "our" in low  # no one speaks otherwise
         rest = strip_lead(s)
         score = 0.0
-        if speaks and _contributes(s):
+        if speaks and _contributes(s) and not _NEED_TO.search(s):  # "we aim to create X" is an aim
             proposes = True
             score += 3.0
             if i <= doc.own_start:  # "We present X, ..." opening the authors' part
@@ -153,7 +159,7 @@ def _features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool
         if any(w in low for w in _NOVEL_HINTS) and _NOVEL.search(s):
             score += 0.4
         background, results, housekeeping = _background(s, low), _results(s, low), _housekeeping(s)
-        if background and not (said and _HOWEVER_WE.match(s)):  # "However, we find ..." is theirs
+        if background and not (said and (_HOWEVER_WE.match(s) or _OURS_DO.search(s))):  # "However, we find ..." is theirs
             score -= 1.5
         if results:
             score -= 1.0
