@@ -354,3 +354,12 @@ def test_a_headline_that_does_not_say_what_it_is_for_names_the_opening_problem()
     # a headline that already says what it is for is left alone: "in <problem>" names the background
     said = text.replace("a simple training stabilizer based on", "a training stabilizer for image synthesis based on")
     assert not label_of(said).lower().endswith("generative adversarial networks")
+
+
+def test_a_thousands_comma_is_no_phrase_end_and_the_fact_waits_for_its_clause():
+    from paperscope.enrich.phrases import hard_cut
+
+    assert hard_cut("baseline of selecting the 1,000 instructions with longest responses, which") == \
+        "baseline of selecting the 1,000 instructions with longest responses"
+    assert label_breaks("Unsupervised domain adaptation by accounting for the fact")
+    assert not label_breaks("Unsupervised domain adaptation by accounting for domain-specific processing")

@@ -442,3 +442,16 @@ def test_instead_of_without_its_comma_comes_off_and_no_cut_ends_on_an_aim():
     said, _ = rewrite("In this paper, we take a step back and aim to summarize and quantify empirically the impact of "
                       "each of these dimensions on model performance.")
     assert not re.search(r"\b(?:aim|aim to summarize)\.$", said), said
+
+
+def test_restating_the_problem_is_no_contribution_but_introducing_x_as_y_is():
+    text = ("We study the problem of reconstructing low-rank matrices from their noisy observations. We formulate the "
+            "problem in the Bayesian framework, which lets us use structure beyond low rank, such as sparsity. We "
+            "propose an efficient approximate message passing algorithm to perform the Bayesian inference. Numerical "
+            "experiments show that the algorithm outperforms k-means.")
+    tldr = derive_facts(None, text)["tldr"]
+    assert "We propose an efficient approximate message passing algorithm" in tldr
+    assert "We formulate the problem" not in tldr
+    framing = ("We introduce the beta-risk as a generalized formulation of the empirical risk for weakly labeled data. "
+               "Experiments on ten datasets confirm the gains.")
+    assert derive_facts(None, framing)["tldr"].startswith("We introduce the beta-risk as a generalized formulation")

@@ -46,7 +46,7 @@ from .text import Doc
 from .tldr import best_sentence, spelled_out
 
 # Bump when the derivation changes, so stored facts can be recomputed (see enrich/refresh.py).
-FACTS_VERSION = "17"
+FACTS_VERSION = "18"
 
 FACT_KEYS = ("label", "methods", "tldr", "code_urls", "links", "paper_type",
              "paper_type_confidence", "keyphrases", "artifacts")

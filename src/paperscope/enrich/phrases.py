@@ -27,7 +27,7 @@ STUDY_VERBS = re.compile(r"^(?:stud|investigat|consider|analy|explor|examin|addr
                          r"revisit|characteri|focus|theoretic)", re.I)
 # hard ends of a noun phrase or clause
 HARD_END = re.compile(
-    r"\s*(?:[,;:]|\s[-–—]+\s|---|\s\(|\.\s|\.$)|\s(?:which|where|whereby|wherein|while|whose|"
+    r"\s*(?:,(?!\d{3}\b)|[;:]|\s[-–—]+\s|---|\s\(|\.\s|\.$)|\s(?:which|where|whereby|wherein|while|whose|"
     r"who|whereas|although|though|because|since|thereby|thus|hence|so that|such that|in order to|"
     r"(?:which|that) (?:we|is|are) (?:call|name|term|dub)\w*|called|named|dubbed|termed|coined|"
     r"allowing|enabling|making|yielding|resulting in|leading to|leveraging|exploiting|"

@@ -82,6 +82,7 @@ _KIND_TO_VERB_END = re.compile(r"\b(?:method|approach|framework|model|algorithm|
 
 # "under the assumption that the encoding map": a that-clause still waiting for its verb
 _OPEN_THAT = re.compile(r"\b(?:(?:under|with|on|from|of) the (?:assumption|hypothesis|fact|observation|premise)|"
+                        r"the (?:fact|observation|premise|insight|intuition)|"
                         r"(?:assumption|hypothesis|fact|idea|observation|condition|insight|notion|premise) that "
                         r"(?:the |a |an )?[\w-]+(?: [\w-]+)?)$", re.I)
 

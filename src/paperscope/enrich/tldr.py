@@ -37,6 +37,8 @@ _CONTRIB = re.compile(_WHO + r"(?:propose|introduce|present|develop|design|devis
 # the method speaking for the authors: "our method introduces a regularization term that ..."
 _OURS_DO = re.compile(r"\bour (?:proposed |new )?(?:method|approach|framework|model|algorithm|technique)s? "
                       r"(?:introduces|proposes|uses|leverages|employs|exploits|learns|combines|builds)\b", re.I)
+_RESTATED = re.compile(r"\s*(?:(?:the|this|these|our) (?:[\w-]+ )?(?:problems?|tasks?)|it|them)(?=\s+(?:as|in|into|with|using)\b)",
+                       re.I)
 _AND_CONTRIB = re.compile(r"\b(?:and|then) (?:propose|introduce|present|develop|design)s?\b")
 _FINDING = re.compile(_WHO + r"(?:show|prove|demonstrate|find|argue|establish|derive|identify|"
                       r"characteri[sz]e|reveal|provide|give|obtain|extend|generali[sz]e|apply|adapt|"
@@ -99,10 +101,19 @@ def _housekeeping(s: str) -> bool:
 
 
 def _contributes(s: str) -> bool:
-    if _CONTRIB.search(s) or _OURS_DO.search(s):
+    m = _CONTRIB.search(s)
+    if m and _frames(s, m):  # "we formulate the problem in a Bayesian framework": a framing
+        m = _CONTRIB.search(s, m.end())
+    if m or _OURS_DO.search(s):
         return True
     m = _AND_CONTRIB.search(s)  # "we provide a lower bound ... and propose an algorithm"
     return bool(m) and bool(re.search(r"\bwe\b", s[:m.start()], re.I))
+
+
+def _frames(s: str, m: re.Match | None = None) -> bool:
+    """Does the authors' verb only restate the problem said before ("we formulate the problem as X")?"""
+    m = m or _CONTRIB.search(s)
+    return bool(m) and bool(_RESTATED.match(s, m.end()))
 
 
 def _background(s: str, low: str) -> bool:
@@ -285,7 +296,8 @@ def _cut(sentence: str, room: int) -> str:
     return cut
 
 
-_SETTING_TAIL = re.compile(r",\s+(?:in which|where|whereby|wherein)\s|;\s+(?:in particular|that is|i\.e\.|namely)\b", re.I)
+_SETTING_TAIL = re.compile(r",\s+(?:in which|where|whereby|wherein)\s|;\s+(?:in particular|that is|i\.e\.|namely)\b|"
+                           r":\s+given\b", re.I)
 
 
 def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[float, str]:
@@ -357,7 +369,7 @@ def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
     for j in range(i - 1, max(i - 4, -1), -1):
         s = doc.sentences[j]
         if any(feats[j][1:]) or not (_PROBLEM.search(s) or _WE_START.match(strip_lead(s))) or \
-                _NEED_TO.match(strip_lead(s)) or _OUTLOOK.search(s) or _OUR_CLAIM.search(s):
+                _NEED_TO.match(strip_lead(s)) or _OUTLOOK.search(s) or _OUR_CLAIM.search(s) or _frames(s):
             continue
         setting, kept = rewrite(s)
         longer = _joined(setting, text) if kept == 1.0 and not _contributes(s) and len(setting.split()) >= 8 else None
