@@ -363,3 +363,10 @@ def test_a_thousands_comma_is_no_phrase_end_and_the_fact_waits_for_its_clause():
         "baseline of selecting the 1,000 instructions with longest responses"
     assert label_breaks("Unsupervised domain adaptation by accounting for the fact")
     assert not label_breaks("Unsupervised domain adaptation by accounting for domain-specific processing")
+
+
+def test_the_general_setting_of_x_is_said_as_x_so_the_whole_object_fits():
+    text = ("We present data-dependent learning bounds for the general scenario of non-stationary non-mixing "
+            "stochastic processes. Our guarantees are expressed in terms of a discrepancy measure that can be "
+            "estimated from data. We use the bounds to devise new forecasting algorithms for non-stationary processes.")
+    assert label_of(text) == "Data-dependent learning bounds for non-stationary non-mixing stochastic processes"

@@ -455,3 +455,14 @@ def test_restating_the_problem_is_no_contribution_but_introducing_x_as_y_is():
     framing = ("We introduce the beta-risk as a generalized formulation of the empirical risk for weakly labeled data. "
                "Experiments on ten datasets confirm the gains.")
     assert derive_facts(None, framing)["tldr"].startswith("We introduce the beta-risk as a generalized formulation")
+
+
+def test_a_short_tldr_that_never_names_the_opening_problem_is_framed_by_it():
+    text = ("Generative adversarial networks are notoriously hard to train and their training often diverges. "
+            "In this work, we explore ways to tackle the instability problem by dualizing the discriminator. "
+            "Generative adversarial networks trained this way reach better scores on three benchmarks.")
+    assert derive_facts(None, text)["tldr"] == ("For generative adversarial networks, we explore ways to tackle the "
+                                                "instability problem by dualizing the discriminator.")
+    vague = text.replace("Generative adversarial networks are notoriously hard to train and their training often "
+                         "diverges.", "One important tool is hard to train and its training often diverges.")
+    assert not derive_facts(None, vague)["tldr"].startswith("For one")

@@ -43,10 +43,11 @@ from .links import find_links
 from .methods import find_mentions
 from .paper_type import classify
 from .text import Doc
-from .tldr import best_sentence, spelled_out
+from .spelled import framed, spelled_out
+from .tldr import best_sentence
 
 # Bump when the derivation changes, so stored facts can be recomputed (see enrich/refresh.py).
-FACTS_VERSION = "18"
+FACTS_VERSION = "19"
 
 FACT_KEYS = ("label", "methods", "tldr", "code_urls", "links", "paper_type",
              "paper_type_confidence", "keyphrases", "artifacts")
@@ -66,7 +67,7 @@ def derive_facts(title: str | None, abstract: str) -> dict[str, Any]:
     return {
         "label": make_label(title, doc, mentions, tldr, paper_type=paper_type, keyphrases=phrases),
         "methods": methods,
-        "tldr": spelled_out(tldr, doc),
+        "tldr": spelled_out(framed(tldr, doc), doc),
         "code_urls": code_urls,
         "links": links,
         "paper_type": paper_type,

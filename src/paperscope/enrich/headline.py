@@ -31,7 +31,7 @@ from .cues import DESCRIBE, MAIN_CONTRIBUTION
 from .methods import Mention, is_background
 from .named import named_descriptions
 from .noun_phrase import (ASIDE, GENERIC_VERB, LEAD, abbreviated, before_lean, capital, content, fits,
-                          leans_back, loose_end, phrase_end, tidy, unlean)
+                          leans_back, loose_end, phrase_end, tidy, unlean, with_relative)
 from .phrases import VERB_S, gerund
 from .rules import label_breaks
 from .vocab import VERBS, is_modifier
@@ -79,8 +79,6 @@ _NOT_OBJECT = re.compile(r"(?:(?:extensive |numerical |experimental |empirical |
                          r"ways?|results?))\b", re.I)
 _APPOSITION = re.compile(r"^(?P<np>[^,;:()]{3,70}),\s+(?P<desc>(?:a|an)\s.+)$")
 _NAMING = ("intro", "called", "appositive", "markup")
-
-
 
 
 _RESULT_VERBS = frozenset("""is has was does demonstrates shows achieves outperforms yields obtains
@@ -151,11 +149,16 @@ _KIND_TO_VERB = re.compile(r"^(?:(?:simple|novel|new|general|principled|efficien
                            r"(?P<v1>[a-z]+)(?: and (?P<v2>[a-z]+))? ")
 
 
+_FRAME_OF = re.compile(r"\b(for|in|on|to) (?:the|a) (?:(?:general|broad|wide|large|generic|common) )?"
+                       r"(?:scenario|setting|class|family|problem) of (?!(?:the|a|an|this|these|which|all)\b)", re.I)
+
+
 def _prepared(text: str) -> str:
     """An object as it can stand alone: no citation, no aside, no determiner before a specific
     phrase, no leading article or praise; "the use of X" is X; "a method to V X" is "Ving X"."""
     obj = LEAD.sub("", unlean(ASIDE.sub(r"\1 ", _CITATION.sub("", text))))
     obj = re.sub(r"^(?:the )?use of ", "", obj)
+    obj = _FRAME_OF.sub(r"\1 ", obj)  # "bounds for the general scenario of X processes" -> "bounds for X processes"
     m = _KIND_TO_VERB.match(obj)
     if m and gerund(m.group("v1")) and m.group("v1") not in GENERIC_VERB:
         verbs = gerund(m.group("v1")) + (f" and {gerund(m.group('v2')) or m.group('v2')}" if m.group("v2") else "")
@@ -365,7 +368,7 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
     if leans_back(head):  # "algorithm that leverages X by splitting them": end before the phrase that leans
         head = before_lean(head)
     if content(head) < need and (tier == 0 or not names):  # not before a name the paper gives later
-        head = _with_relative(head, obj)
+        head = with_relative(head, obj, _RESULT_VERBS)
     if leans_back(head) or content(head) < need:
         return None
     if len(head.split()) <= 3:  # a bare topic ("optimal partitioning tree")
@@ -382,18 +385,6 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
     return label
 
 
-def _with_relative(head: str, obj: str) -> str:
-    """`head` with the relative clause that follows it in `obj`, when that says what it is:
-    "un-normalized EBMs which operate not at the token but at the sequence level"."""
-    rel = _RELATIVE.match(obj[len(phrase_end(obj)):])
-    last = head.rsplit(" ", 1)[-1]
-    if not rel or rel.group("verb") in GENERIC_VERB | _RESULT_VERBS or is_modifier(last) or \
-            re.search(r"(?:ed|tion|ment|ity|ness|al)$", rel.group("verb")) or last.lower() in STOP_WORDS:
-        return head  # "the extent to which pretrained models ...": no verb, or a head still waiting
-    return f"{head} that {rel.group('verb')} {phrase_end(rel.group('rest'))}"
-
-
-_RELATIVE = re.compile(r"\s*(?:\([^()]*\)\s*)?,?\s*(?:which|that) (?P<verb>[a-z]{3,}) (?P<rest>.+)")
 # "two new methods", "approximation algorithms for X": more than one contribution, not one name's
 _SEVERAL = re.compile(r"(?:(?:two|three|four|several|both)\s|(?:[\w-]+\s){0,3}(?:algorithms|methods|approaches|"
                       r"frameworks|techniques|strategies|schemes|estimators)\b)", re.I)

@@ -30,7 +30,7 @@ from .acronyms import expand, long_forms
 from .label_words import content_words, title_odds, weights_of, word_features
 from .methods import Mention, is_background
 from .position import is_position, position_headline
-from .problem import OPENER, PAREN, lower_first, problem, topic_ok, with_problem
+from .problem import OPENER, PAREN, lower_first, opening_problem, problem, stems, topic_ok, with_problem
 from .rules import DANGLING, MAX_LABEL_CHARS, label_breaks
 from .text import Doc, is_coined, strip_markup
 from .vocab import VERBS
@@ -288,13 +288,6 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
     return best
 
 
-_CLASS_OF = re.compile(r"\b(?:methods|techniques|approaches|algorithms|frameworks|tools)$", re.I)
-
-
-def _stems(text: str) -> set[str]:
-    return {w.rstrip("s") for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in STOP_WORDS}
-
-
 def _about(lead: str, doc: Doc, room: int) -> str:
     """A contribution headline that names neither the problem of the opening sentence nor any of
     its words gets it: "Training stabilizer based on consistency regularization for generative
@@ -302,14 +295,9 @@ def _about(lead: str, doc: Doc, room: int) -> str:
     if re.search(r"\bfor\b", lead):  # it says what it is for ("in <problem>" often named the background)
         return lead
     forms = long_forms(doc.sentences)
-    spelled = [expand(s, forms) for s in doc.sentences] if forms else doc.sentences
-    weights = weights_of(spelled)
-    found = problem(doc.sentences, forms, weights, doc.text)
-    if not found and doc.own_start >= 2:
-        found = problem(doc.sentences[1:], forms, weights, doc.text)
-    if not found or len(found.split()) < 2 or _CLASS_OF.search(found) or \
-            _stems(found) & _stems(expand(lead, forms)):
-        return lead  # one word ("safety", "touch") or a class of methods is no problem
+    found = opening_problem(doc, forms)
+    if not found or stems(found) & stems(expand(lead, forms)):
+        return lead
     longer = f"{lead} for {found}"
     if len(longer) > room or label_breaks(longer):
         return lead

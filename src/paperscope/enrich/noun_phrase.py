@@ -258,3 +258,17 @@ def purpose(after: str) -> str | None:
 
 # the means a relative clause names: "... this shift by simply asking the model to repeat ..."
 _BY_MEANS = re.compile(r"[^,;]{3,80}?\bby (?:\w+ly )?(?P<verb>[a-z]+ing) (?P<rest>.+)")
+
+
+def with_relative(head: str, obj: str, result_verbs: frozenset[str] = frozenset()) -> str:
+    """`head` with the relative clause that follows it in `obj`, when that says what it is:
+    "un-normalized EBMs which operate not at the token but at the sequence level"."""
+    rel = RELATIVE.match(obj[len(phrase_end(obj)):])
+    last = head.rsplit(" ", 1)[-1]
+    if not rel or rel.group("verb") in GENERIC_VERB | result_verbs or is_modifier(last) or \
+            re.search(r"(?:ed|tion|ment|ity|ness|al)$", rel.group("verb")) or last.lower() in STOP_WORDS:
+        return head  # "the extent to which pretrained models ...": no verb, or a head still waiting
+    return f"{head} that {rel.group('verb')} {phrase_end(rel.group('rest'))}"
+
+
+RELATIVE = re.compile(r"\s*(?:\([^()]*\)\s*)?,?\s*(?:which|that) (?P<verb>[a-z]{3,}) (?P<rest>.+)")

@@ -9,7 +9,7 @@ import re
 from ..words import STOP_WORDS
 from . import phrases as ph
 from .acronyms import expand
-from .label_words import content_words
+from .label_words import content_words, weights_of
 from .rules import DANGLING, OPENERS, label_breaks
 from .vocab import VERBS
 
@@ -134,3 +134,27 @@ def with_problem(label: str, kind: str, problem_np: str | None, limit: int, posi
     if len(longer) > limit or label_breaks(longer):
         return label
     return longer
+
+
+# who or what a problem is not: "one important tool", "works studying X", "groups of humans"
+_VAGUE_HEAD = re.compile(r"(?:one|ones|works?|groups?|people|humans?|researchers?|practitioners?|users?|"
+                         r"lines?|areas?|fields?|kinds?|types?|forms?)\b", re.I)
+_CLASS_OF = re.compile(r"\b(?:methods|techniques|approaches|algorithms|frameworks|tools)$", re.I)
+
+
+def opening_problem(doc, forms: dict[str, str]) -> str | None:
+    """The problem the abstract opens on (`problem`, or the second sentence's when the authors
+    start later), when it says more than one word ("safety", "touch") and is no class of
+    methods ("sampling techniques"): what a label or TL;DR that never names it is for."""
+    spelled = [expand(s, forms) for s in doc.sentences] if forms else doc.sentences
+    weights = weights_of(spelled)
+    found = problem(doc.sentences, forms, weights, doc.text)
+    if not found and doc.own_start >= 2:
+        found = problem(doc.sentences[1:], forms, weights, doc.text)
+    return found if found and len(found.split()) >= 2 and not _CLASS_OF.search(found) and \
+        not _VAGUE_HEAD.match(found) else None
+
+
+def stems(text: str) -> set[str]:
+    """Content words, lower-cased, plural-free: "class-imbalance bias" shares "class" with "class imbalance"."""
+    return {w.rstrip("s") for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in STOP_WORDS}

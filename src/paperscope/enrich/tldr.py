@@ -16,7 +16,6 @@ import re
 from ..words import STOP_WORDS, prose_words
 from .rules import DANGLING, tldr_breaks, unresolved_refs
 from .standalone import OPEN_CLAUSE, lead_off, resolved, rewrite, strip_lead
-from .acronyms import long_forms
 from .cues import DESCRIBE, MAIN_CONTRIBUTION
 from .text import Doc, token_starts
 
@@ -381,32 +380,3 @@ def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
 # "We provide evidence to verify our hypothesis": a setting that points at a claim it does not state
 _OUR_CLAIM = re.compile(r"\bour (?:hypothesis|claim|conjecture|intuition)\b", re.I)
 _SHORT = 220  # characters: a TL;DR this short often leaves out what the paper is about
-
-
-def spelled_out(tldr: str, doc: Doc) -> str:
-    """The TL;DR with each abbreviation the abstract defined elsewhere written out where it is
-    first used ("new evidence for the DSB" -> "... for the distributional simplicity bias
-    (DSB)"), so it reads without the abstract; an abbreviation it defines itself stays."""
-    forms = long_forms(doc.sentences)
-    for short, long in forms.items():
-        if re.search(r"\(\s*" + re.escape(short) + r"s?(?![\w-])", tldr) or '"' in long or \
-                long.endswith("sse"):
-            continue  # defined in the TL;DR itself, or a long form not to be trusted as written
-        for token, written in ((short + "s", long if long.endswith("s") else long + "s"), (short, long)):
-            starts = token_starts(tldr, token)
-            starts = [s for s in starts if not re.match(r"\s*\(", tldr[s + len(token):])]  # "PID (LA-PID)"
-            if starts:
-                at = starts[0]
-                written = written[:1].upper() + written[1:] if at == 0 else written
-                before = re.sub(r"\b(an?) $", lambda m: _article(m.group(1), written) + " ", tldr[:at])
-                longer = f"{before}{written} ({token}){tldr[at + len(token):]}"
-                if len(longer) <= MAX_CHARS:
-                    tldr = longer
-                break
-    return tldr
-
-
-def _article(article: str, word: str) -> str:
-    """"a" or "an" for `word` as written out ("an LDS" -> "a linear dynamical system")."""
-    right = "an" if word[:1].lower() in "aeiou" else "a"
-    return right.capitalize() if article[:1].isupper() else right

@@ -1,0 +1,59 @@
+"""The TL;DR as a reader sees it, so it reads without the abstract: each abbreviation the
+abstract defined elsewhere written out where the TL;DR first uses it, and the problem the
+abstract opens on named in front when the TL;DR never says it ("For generative adversarial
+networks, we propose a simple training stabilizer ...")."""
+from __future__ import annotations
+
+import re
+
+from .acronyms import expand, long_forms
+from .problem import opening_problem, stems
+from .rules import tldr_breaks
+from .text import Doc, token_starts
+from .tldr import MAX_CHARS
+
+
+def spelled_out(tldr: str, doc: Doc) -> str:
+    """The TL;DR with each abbreviation the abstract defined elsewhere written out where it is
+    first used ("new evidence for the DSB" -> "... for the distributional simplicity bias
+    (DSB)"), so it reads without the abstract; an abbreviation it defines itself stays."""
+    forms = long_forms(doc.sentences)
+    for short, long in forms.items():
+        if re.search(r"\(\s*" + re.escape(short) + r"s?(?![\w-])", tldr) or '"' in long or \
+                long.endswith("sse"):
+            continue  # defined in the TL;DR itself, or a long form not to be trusted as written
+        for token, written in ((short + "s", long if long.endswith("s") else long + "s"), (short, long)):
+            starts = token_starts(tldr, token)
+            starts = [s for s in starts if not re.match(r"\s*\(", tldr[s + len(token):])]  # "PID (LA-PID)"
+            if starts:
+                at = starts[0]
+                written = written[:1].upper() + written[1:] if at == 0 else written
+                before = re.sub(r"\b(an?) $", lambda m: _article(m.group(1), written) + " ", tldr[:at])
+                longer = f"{before}{written} ({token}){tldr[at + len(token):]}"
+                if len(longer) <= MAX_CHARS:
+                    tldr = longer
+                break
+    return tldr
+
+
+def _article(article: str, word: str) -> str:
+    """"a" or "an" for `word` as written out ("an LDS" -> "a linear dynamical system")."""
+    right = "an" if word[:1].lower() in "aeiou" else "a"
+    return right.capitalize() if article[:1].isupper() else right
+
+
+_WE = re.compile(r"^(?:In this (?:paper|work|study),?\s+)?[Ww]e (?=[a-z])")
+
+
+def framed(tldr: str, doc: Doc) -> str:
+    """"We propose a training stabilizer based on consistency regularization." -> "For generative
+    adversarial networks, we propose ...", when the sentence names none of the opening problem's words."""
+    m = _WE.match(tldr)
+    if not m or ". " in tldr or len(tldr) >= 220:
+        return tldr  # two sentences: the first already sets the scene
+    forms = long_forms(doc.sentences)
+    found = opening_problem(doc, forms)
+    if not found or stems(found) & stems(expand(tldr, forms) if forms else tldr):
+        return tldr
+    longer = f"For {found}, we {tldr[m.end():]}"
+    return longer if len(longer) <= MAX_CHARS and not tldr_breaks(longer) else tldr
