@@ -370,3 +370,13 @@ def test_the_general_setting_of_x_is_said_as_x_so_the_whole_object_fits():
             "stochastic processes. Our guarantees are expressed in terms of a discrepancy measure that can be "
             "estimated from data. We use the bounds to devise new forecasting algorithms for non-stationary processes.")
     assert label_of(text) == "Data-dependent learning bounds for non-stationary non-mixing stochastic processes"
+
+
+def test_a_label_ending_on_a_bare_adjective_or_on_that_noun_is_dangling():
+    for label in ("Multiscale quantization approach for fast similarity search on large",
+                  "Sampling programs from posterior distributions conditioned on that data",
+                  "Approach for extracting low-dimensional dynamics from multiple"):
+        assert label_breaks(label), label
+    for label in ("Learning on large graphs", "Behaviour Suite for Reinforcement Learning, or bsuite for short",
+                  "Inference that data scientists trust"):
+        assert not label_breaks(label), label

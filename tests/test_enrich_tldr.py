@@ -466,3 +466,25 @@ def test_a_short_tldr_that_never_names_the_opening_problem_is_framed_by_it():
     vague = text.replace("Generative adversarial networks are notoriously hard to train and their training often "
                          "diverges.", "One important tool is hard to train and its training often diverges.")
     assert not derive_facts(None, vague)["tldr"].startswith("For one")
+
+
+def test_our_first_contribution_and_a_passive_in_this_work_speak_for_the_authors():
+    text = ("Structured sparse estimation is an important technique in data analysis. Unfortunately, these estimators "
+            "create computational difficulties. Our first contribution is to uncover a rich class of structured sparse "
+            "regularizers whose polar operator can be evaluated efficiently. We also demonstrate a new reduction of "
+            "polar to proximal maps that enables a more efficient latent fused lasso.")
+    assert derive_facts(None, text)["tldr"].startswith("Our first contribution is to uncover a rich class")
+    passive = ("Crowdsourcing splits large projects into small tasks for many workers. In this work, the crowdsourcing "
+               "problem is modeled and analyzed in an information theoretic rate-distortion framework. The purpose is "
+               "to identify the ultimate fidelity of any query scheme. We also present a query scheme dubbed k-ary "
+               "incidence coding.")
+    assert "is modeled and analyzed in an information theoretic rate-distortion framework" in \
+        derive_facts(None, passive)["tldr"]
+
+
+def test_no_cut_leaves_an_infinitive_waiting_for_its_object():
+    from paperscope.enrich.standalone import rewrite
+
+    said, _ = rewrite("Our key contribution is the design of a computationally efficient reputation algorithm to "
+                      "identify and filter out these adversarial workers in crowdsourcing systems.")
+    assert not said.endswith("to identify."), said

@@ -89,7 +89,9 @@ _OPEN_THAT = re.compile(r"\b(?:(?:under|with|on|from|of) the (?:assumption|hypot
 
 # "trade-off between the error", "the relationship", "a bidirectional link": one side of a pair;
 # "... enables neural networks to learn": an infinitive without its object
-_HALF_PAIR = re.compile(r"\bbetween (?:the|a|an) (?:(?!\band\b)[^,;])*[^s\W]$|\b(?:relationship|link|connection|trade-?off|interpolation)$|"
+_HALF_PAIR = re.compile(r"\bbetween (?:the|a|an) (?:(?!\band\b)[^,;])*[^s\W]$|\b(?:on|of|in|from|to|for|with|by) that [\w-]+$|"
+                        r"\b(?:on|of|in|for|with|from|to) (?:large|small|high|low|different|various|multiple|"
+                        r"complex|real|synthetic|new|noisy|sparse|cross-[\w]+)$|\b(?:relationship|link|connection|trade-?off|interpolation)$|"
                         r"\bto (?:\w+ly |best |better )?(?:learn|explain|take|make|perform|achieve|do|get|use|obtain)$",
                         re.I)
 

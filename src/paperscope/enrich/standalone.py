@@ -153,6 +153,12 @@ def _stops_on_modifier(head: str) -> bool:
                    for w in words[-3:-1])
 
 
+def _open_infinitive(head: str) -> bool:
+    """Does `head` end on "to <verb>" still waiting for its object ("an algorithm to identify")?"""
+    words = head.rsplit(" ", 2)
+    return len(words) == 3 and words[1].lower() == "to" and words[2].lower() in VERBS
+
+
 def rewrite(sentence: str) -> tuple[str, float]:
     """`self_contained` and the share of the sentence's words it kept."""
     s = lead_off(sentence, keep_paper=False)
@@ -171,7 +177,8 @@ def rewrite(sentence: str) -> tuple[str, float]:
         cuts = [c for c in cuts if len(s[:c].split()) >= 5 and (not verb or c >= verb.end()) and
                 s[:c].rsplit(" ", 1)[-1].lower() not in DANGLING | _REPORTING and
                 not _stops_on_modifier(s[:c]) and not s[c:].startswith(" of ") and not OPEN_CLAUSE.search(s[:c]) and
-                not re.search(r"\b(?:that|whether|how),\s[^,]*$|\bus$|\b(?:aim|seek|try|want|need|wish|hope|attempt|strive)s?(?: to \w+)?$", s[:c])]
+                not re.search(r"\b(?:that|whether|how),\s[^,]*$|\bus$|\b(?:aim|seek|try|want|need|wish|hope|attempt|strive)s?(?: to \w+)?$", s[:c]) and
+                not _open_infinitive(s[:c])]
         # "We show that, even for X," waits for its clause; "we aim (to summarize)" for its object
         if cuts:
             s = s[:cuts[-1]].rstrip(" ,;:.") + "."
