@@ -488,3 +488,11 @@ def test_no_cut_leaves_an_infinitive_waiting_for_its_object():
     said, _ = rewrite("Our key contribution is the design of a computationally efficient reputation algorithm to "
                       "identify and filter out these adversarial workers in crowdsourcing systems.")
     assert not said.endswith("to identify."), said
+
+
+def test_provide_one_and_the_first_challenge_point_at_nothing():
+    assert tldr_breaks("In this paper, we provide one.")
+    assert tldr_breaks("We show that language models generate category learning tasks, thereby addressing the first "
+                       "challenge.")
+    assert not tldr_breaks("We propose one of the first benchmarks for category learning with language models.")
+    assert not tldr_breaks("We address the first challenge of federated learning, client drift, with a new optimizer.")

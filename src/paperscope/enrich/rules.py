@@ -89,7 +89,7 @@ _OPEN_THAT = re.compile(r"\b(?:(?:under|with|on|from|of) the (?:assumption|hypot
 
 # "trade-off between the error", "the relationship", "a bidirectional link": one side of a pair;
 # "... enables neural networks to learn": an infinitive without its object
-_HALF_PAIR = re.compile(r"\bbetween (?:the|a|an) (?:(?!\band\b)[^,;])*[^s\W]$|\b(?:on|of|in|from|to|for|with|by) that [\w-]+$|"
+_HALF_PAIR = re.compile(r"\bbetween (?:the|a|an) (?:(?!\band\b)[^,;])*[^s\W]$|\bfor short$|\b(?:on|of|in|from|to|for|with|by) that [\w-]+$|"
                         r"\b(?:on|of|in|for|with|from|to) (?:large|small|high|low|different|various|multiple|"
                         r"complex|real|synthetic|new|noisy|sparse|cross-[\w]+)$|\b(?:relationship|link|connection|trade-?off|interpolation)$|"
                         r"\bto (?:\w+ly |best |better )?(?:learn|explain|take|make|perform|achieve|do|get|use|obtain)$",
@@ -201,6 +201,9 @@ _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitat
                         r"limitations?|gaps?) (?:above|mentioned)\b|\b(?:described|mentioned|discussed|"
                         r"listed|outlined|defined) (?:above|earlier|before)\b|"
                         r"\b(?:an? )?(?:affirmative|positive|negative) answer\b|"  # to a question not said
+                        r"\b(?:provide|propose|present|give|introduce|offer|develop|build)s? one\b(?! of\b)|"
+                        r"\bthe (?:first|second|third|former|latter) (?:challenge|problem|issue|question|limitation|"
+                        r"goal|aim|difficulty|gap)s?\b(?! (?:of|in|for|to|that)\b)|"
                         r"\bboth the (?:[\w-]+ )+?(?:issues|problems|challenges|limitations|questions)\b|"
                         r"\banother (?:[\w-]+ )?(?:algorithm|method|approach|model|variant|estimator|"
                         r"framework)\b|\btheir (?:conjecture|question|claim|hypothesis|open problem)\b|"
@@ -212,7 +215,7 @@ _DEFINED_HERE = re.compile(r"[\w\s-]{0,40}?(?:,\s*)?(?:i\.e\.|namely\b|:(?!\s*we
 _POST_MODIFIER = frozenset("of which who whose that in with from for on at under without".split())
 _REF_HINTS = ("this", "these", "those", "such", "above", "former", "latter", "said", "same",
               "both", "earlier", "before", "answer", "another", "their", "as a", "the t", "respects",
-              "the hyp", "the con", "the lem")
+              "the hyp", "the con", "the lem", "the fir", "the sec", "the thi", "the lat", "the for", " one")
 
 
 @lru_cache(maxsize=256)
