@@ -11,6 +11,7 @@ from paperscope.enrich.artifacts import find_artifacts
 from paperscope.enrich.keyphrases import keyphrases
 from paperscope.enrich.links import clean_url, find_links
 from paperscope.enrich.paper_type import TYPES, classify
+from paperscope.enrich.rules import MAX_LABEL_CHARS, label_breaks
 from paperscope.enrich.text import Doc
 
 MAESTRO = (
@@ -62,7 +63,8 @@ def test_title_less_label_without_a_name_compresses_the_contribution():
 
 def test_labels_stay_short():
     text = ("In this paper we propose " + "a very long and winding description " * 10 + ".")
-    assert len(derive_facts(None, text)["label"]) <= 81
+    label = derive_facts(None, text)["label"]
+    assert len(label) <= MAX_LABEL_CHARS and not label_breaks(label)
 
 
 def test_tldr_is_the_contribution_sentence():

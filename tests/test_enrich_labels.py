@@ -24,7 +24,7 @@ from paperscope.enrich.rules import MAX_LABEL_CHARS, label_breaks, tldr_breaks
     ("kNN-ECD: Approach, kNN-ECD, which combines search", "circular"),
     ("Generalization properties of our proposed target corrector", "back-reference"),
     ("Optimal transport between the distributions of", "dangling"),
-    ("A" * 95 + " model", "long"),
+    ("A" * (MAX_LABEL_CHARS - 5) + " model", "long"),
 ])
 def test_rule_checker_names_what_is_wrong(label, rule):
     assert rule in label_breaks(label)

@@ -149,6 +149,7 @@ _KIND_TO_VERB = re.compile(r"^(?:(?:simple|novel|new|general|principled|efficien
                            r"(?P<v1>[a-z]+)(?: and (?P<v2>[a-z]+))? ")
 
 
+_COMMA_WITH = re.compile(r",\s+(?=(?:with|using|via|based on|for|through|by)\b)")
 _FRAME_OF = re.compile(r"\b(for|in|on|to) (?:the|a) (?:(?:general|broad|wide|large|generic|common) )?"
                        r"(?:scenario|setting|class|family|problem) of (?!(?:the|a|an|this|these|which|all)\b)", re.I)
 
@@ -379,7 +380,7 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
             return label
     label = _best("", head, forms, limit, need)
     if label and len(label.split()) <= SHORT_UNNAMED:  # a short unnamed phrase reads as a bare topic:
-        longer = LEAD.sub("", loose_end(obj))  # keep what it is for ("... to V X", "... with Y")
+        longer = _COMMA_WITH.sub(" ", LEAD.sub("", loose_end(obj)), count=1)  # what it is for ("to V X", ", with Y")
         if len(longer.split()) > len(label.split()) and not leans_back(longer):
             label = _best("", longer, forms, limit, need, whole=True) or label
     return label

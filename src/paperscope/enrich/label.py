@@ -38,7 +38,7 @@ from .vocab import VERBS
 VERBS_S = frozenset(v for v in VERBS | ph.VERB_S if v.endswith(("s", "ed")))
 MAX_LABEL = 86  # the scored candidates: a little below the rule's limit, to read as a short title
 SHORT_HEADLINE = 5  # a headline body this short may not say what problem it is about
-HEADLINE_EXTRA = 14  # the contribution sentence's own phrase may use the rule's whole limit
+HEADLINE_EXTRA = 26  # the contribution sentence's own phrase may use the rule's whole limit
 
 KEY_PHRASES = 2
 COVER_CAP = 8

@@ -36,7 +36,7 @@ _END = re.compile(
     r"(?:complexity|rate|regret|bound|error|guarantee)s?\s(?:of\s)?[OΘΩ]\()\b", re.I)
 # "large-scale, high-quality, and diversified": commas inside a list of modifiers
 LIST = re.compile(r"\b[\w-]+(?: [\w-]+)?(?:, [\w-]+(?: [\w-]+)?)+,? (?:and|or) [\w-]+")
-_FIRST_OF_LIST = re.compile(r"\b([\w-]+)(?:, [\w-]+(?: [\w-]+)?)+,? (?:and|or) [\w-]+(?= (?!(?:through|with|"
+_FIRST_OF_LIST = re.compile(r"\b([\w-]+)(?:, (?!(?:including|such|like|especially|namely|e\.g|i\.e)\b)[\w-]+(?: [\w-]+)?)+,? (?:and|or) [\w-]+(?= (?!(?:through|with|"
                             r"for|in|on|of|to|and|via|by|from|using|as|at|into)\b)[\w-])")
 LEAD = re.compile(r"^(?:(?:a|an|the|two|three|several|novel|new|simple|effective|efficient|"
                    r"classic(?:al)?|fundamental|important|challenging|well-known|long-standing|"

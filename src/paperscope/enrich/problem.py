@@ -5,6 +5,7 @@ what it is about."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..words import STOP_WORDS
 from . import phrases as ph
@@ -145,12 +146,20 @@ _CLASS_OF = re.compile(r"\b(?:methods|techniques|approaches|algorithms|framework
 def opening_problem(doc, forms: dict[str, str]) -> str | None:
     """The problem the abstract opens on (`problem`, or the second sentence's when the authors
     start later), when it says more than one word ("safety", "touch") and is no class of
-    methods ("sampling techniques"): what a label or TL;DR that never names it is for."""
-    spelled = [expand(s, forms) for s in doc.sentences] if forms else doc.sentences
+    methods ("sampling techniques"): what a label or TL;DR that never names it is for. `forms`:
+    the abbreviations the abstract defines (acronyms.long_forms of its sentences)."""
+    return _opening(tuple(doc.sentences), doc.own_start, doc.text, tuple(forms.items()))
+
+
+@lru_cache(maxsize=32)  # the label and the TL;DR of one paper ask for it in turn
+def _opening(sentences: tuple[str, ...], own_start: int, text: str,
+             form_items: tuple[tuple[str, str], ...]) -> str | None:
+    forms = dict(form_items)
+    spelled = [expand(s, forms) for s in sentences] if forms else list(sentences)
     weights = weights_of(spelled)
-    found = problem(doc.sentences, forms, weights, doc.text)
-    if not found and doc.own_start >= 2:
-        found = problem(doc.sentences[1:], forms, weights, doc.text)
+    found = problem(list(sentences), forms, weights, text)
+    if not found and own_start >= 2:
+        found = problem(list(sentences[1:]), forms, weights, text)
     return found if found and len(found.split()) >= 2 and not _CLASS_OF.search(found) and \
         not _VAGUE_HEAD.match(found) else None
 
