@@ -496,3 +496,17 @@ def test_provide_one_and_the_first_challenge_point_at_nothing():
                        "challenge.")
     assert not tldr_breaks("We propose one of the first benchmarks for category learning with language models.")
     assert not tldr_breaks("We address the first challenge of federated learning, client drift, with a new optimizer.")
+
+
+def test_for_short_defines_an_abbreviation_and_a_short_setting_precedes_a_longer_tldr():
+    from paperscope.enrich.acronyms import long_forms
+
+    assert long_forms(["The Equalized Odds (for short, EO) is a popular measure of discrimination."]) == \
+        {"EO": "Equalized Odds"}
+    assert long_forms(["We use graph neural networks (GNNs for short) here."]) == {"GNN": "graph neural network"}
+    text = ("Generating 3D objects is hard. We study the problem of 3D object generation. We propose a novel framework, "
+            "namely a 3D generative adversarial network, which generates 3D objects from a probabilistic space by "
+            "leveraging recent advances in volumetric convolutional networks and generative adversarial nets, and "
+            "learns without any supervision. Experiments show realistic objects.")
+    tldr = derive_facts(None, text)["tldr"]
+    assert tldr.startswith("We study the problem of 3D object generation. We propose a novel framework"), tldr

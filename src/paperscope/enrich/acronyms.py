@@ -14,8 +14,9 @@ from .text import clean_token, is_capitalised, is_coined, replace_token
 
 _SHORT = r"[A-Za-z0-9][A-Za-z0-9\-_^+.]{0,24}"
 # (SHORT) or (SHORT1 and SHORT2[, respectively]) right after some text
-_PAREN = re.compile(r"\(\s*(" + _SHORT + r"(?:\s*(?:,|and)\s*" + _SHORT + r")*)"
-                    r"(?:\s*,\s*respectively)?\s*\)")
+_PAREN = re.compile(r"\(\s*(?:(?:for short|in short|hereafter|henceforth|or)\s*,?\s*)?"  # "(for short, EO)"
+                    r"(" + _SHORT + r"(?:\s*(?:,|and)\s*" + _SHORT + r")*)"
+                    r"(?:\s*,\s*respectively|\s+for short)?\s*\)")
 _PAREN_LONG = re.compile(r"\(([^()]{3,120})\)")
 _WINDOW = 400
 _SEGMENT_BREAK = re.compile(r"[()\[\];:]|, |\s[-–—]\s")

@@ -19,7 +19,8 @@ def spelled_out(tldr: str, doc: Doc) -> str:
     (DSB)"), so it reads without the abstract; an abbreviation it defines itself stays."""
     forms = long_forms(doc.sentences)
     for short, long in forms.items():
-        if re.search(r"\(\s*" + re.escape(short) + r"s?(?![\w-])", tldr) or '"' in long or \
+        if re.search(r"\(\s*(?:(?:for short|in short|hereafter|henceforth|or)\s*,?\s*)?" + re.escape(short) +
+                     r"s?(?![\w-])", tldr) or '"' in long or \
                 long.endswith("sse"):
             continue  # defined in the TL;DR itself, or a long form not to be trusted as written
         for token, written in ((short + "s", long if long.endswith("s") else long + "s"), (short, long)):

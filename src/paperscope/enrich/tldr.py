@@ -365,7 +365,7 @@ def best_sentence(doc: Doc, method_names: list[str]) -> str:
 def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
     """A short TL;DR ("We design novel MIP relaxations for proving lower bounds.") after the
     earlier sentence in which the authors say what they work on, so it reads without the abstract."""
-    if len(text) >= _SHORT or text.count(". ") or i == 0:
+    if text.count(". ") or i == 0:
         return text
     for j in range(i - 1, max(i - 4, -1), -1):
         s = doc.sentences[j]
@@ -373,7 +373,8 @@ def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
                 _NEED_TO.match(strip_lead(s)) or _OUTLOOK.search(s) or _OUR_CLAIM.search(s) or _frames(s):
             continue
         setting, kept = rewrite(s)
-        longer = _joined(setting, text) if kept == 1.0 and not _contributes(s) and len(setting.split()) >= 8 else None
+        longer = _joined(setting, text) if kept == 1.0 and not _contributes(s) and len(setting.split()) >= 8 and \
+            (len(text) < _SHORT or len(setting) + len(text) <= _SET_LONG) else None
         if longer:
             return longer
     return text
@@ -382,3 +383,4 @@ def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
 # "We provide evidence to verify our hypothesis": a setting that points at a claim it does not state
 _OUR_CLAIM = re.compile(r"\bour (?:hypothesis|claim|conjecture|intuition)\b", re.I)
 _SHORT = 220  # characters: a TL;DR this short often leaves out what the paper is about
+_SET_LONG = 330  # a longer one takes a setting that keeps the two within this
