@@ -400,3 +400,10 @@ def test_a_label_that_runs_into_a_claim_or_an_open_comparison_is_dangling():
         assert label_breaks(label), label
     for label in ("Method that separates style from content", "Tolerating as many outliers as inliers"):
         assert not label_breaks(label), label
+
+
+def test_a_name_followed_by_a_dash_apposition_is_described_by_it():
+    text = ("Graph neural networks see one graph at a time. Therefore, we propose Graph External Attention (GEA) --- a "
+            "novel attention mechanism that leverages multiple external node/edge key-value units to capture "
+            "inter-graph correlations. GEA improves three benchmarks.")
+    assert label_of(text).startswith("GEA: attention mechanism that leverages multiple external")

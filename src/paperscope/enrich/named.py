@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 
 from .acronyms import expand
-from .noun_phrase import KINDS, LEAD, content, leans_back, phrase_end, purpose
+from .noun_phrase import KINDS, LEAD, content, leans_back, phrase_end, purpose, with_relative
 
-_NAME_DESC = re.compile(r"^\s*(?:\([^()]*\)\s*)?(?:,|:|\s(?=as an?\s))\s*(?:which is\s+|is\s+|as\s+)?(?P<desc>"
+_NAME_DESC = re.compile(r"^\s*(?:\([^()]*\)\s*)?(?:,|:|\s*(?:---|—|–)|\s(?=as an?\s))\s*(?:which is\s+|is\s+|as\s+)?(?P<desc>"
                         r"(?:a|an|the|our)\s.+)$", re.I)
 _FOR_AIM = re.compile(r"^\s*(?:\([^()]*\)\s*)?for (?P<np>[^,;]{8,})")
 _LEAN_REL = re.compile(r"^\s*(?:\([^()]*\)\s*)?,?\s*(?:that|which) (?:\w+ly )?(?:overcomes?|address(?:es)?|"
@@ -63,6 +63,8 @@ def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, s
         m = None  # "as a Y" says what the name is only right after "we propose X"
     if m:  # "X, a framework for ...", "X: a minimalist alternative to ..."
         desc = LEAD.sub("", phrase_end(m.group("desc")))
+        if content(desc) < 2:  # "a novel approach that trains models to avoid X": the kind says it with its clause
+            desc = LEAD.sub("", with_relative(phrase_end(m.group("desc")), m.group("desc")))
         if content(desc) >= 2:
             out.append(desc)
         desc = LEAD.sub("", re.split(r"\s(?:that|which)\s", phrase_end(m.group("desc")))[0])
