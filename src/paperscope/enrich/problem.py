@@ -59,7 +59,12 @@ _FIELD = frozenset("learning deep neural network networks machine artificial int
                    "system systems ai ml nlp automation".split())
 
 
-def problem(sentences: list[str], forms: dict[str, str], weights: dict[str, float],
+def _recurs(np_: str, weights: dict[str, float]) -> bool:
+    """Does the abstract keep returning to a word of `np_` that is not the field's name?"""
+    return any(weights.get(w, 0.0) > 0 and w not in _FIELD for w in content_words(np_))
+
+
+def problem(sentences: list[str], forms: dict[str, str], weights: dict[str, float] | None,
             text: str | None = None) -> str | None:
     """The subject noun phrase of the opening sentence, when it is a short one that the
     abstract keeps returning to: the problem or object the paper is about (`conformal
@@ -83,7 +88,7 @@ def problem(sentences: list[str], forms: dict[str, str], weights: dict[str, floa
             or words[-1].lower() in STOP_WORDS or ph.ENDING_BAD.search(words[-1]):
         return None
     np_ = expand(np_, forms) if forms else np_
-    if not any(weights.get(w, 0.0) > 0 and w not in _FIELD for w in content_words(np_)):
+    if weights is not None and not _recurs(np_, weights):
         return None
     return lower_first(np_, " ".join(sentences[:3]) if text is None else text)
 
@@ -155,13 +160,17 @@ def opening_problem(doc, forms: dict[str, str]) -> str | None:
 def _opening(sentences: tuple[str, ...], own_start: int, text: str,
              form_items: tuple[tuple[str, str], ...]) -> str | None:
     forms = dict(form_items)
-    spelled = [expand(s, forms) for s in sentences] if forms else list(sentences)
-    weights = weights_of(spelled)
-    found = problem(list(sentences), forms, weights, text)
-    if not found and own_start >= 2:
-        found = problem(list(sentences[1:]), forms, weights, text)
-    return found if found and len(found.split()) >= 2 and not _CLASS_OF.search(found) and \
-        not _VAGUE_HEAD.match(found) else None
+    weights: dict[str, float] | None = None  # what the abstract repeats: counted only for a phrase found
+    for start in ((0, 1) if own_start >= 2 else (0,)):
+        found = problem(list(sentences[start:]), forms, None, text)
+        if not found:
+            continue
+        if weights is None:
+            weights = weights_of([expand(s, forms) for s in sentences] if forms else list(sentences))
+        if _recurs(found, weights):
+            return found if len(found.split()) >= 2 and not _CLASS_OF.search(found) and \
+                not _VAGUE_HEAD.match(found) else None
+    return None
 
 
 def stems(text: str) -> set[str]:

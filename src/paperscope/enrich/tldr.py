@@ -27,14 +27,15 @@ _CONTRIB = re.compile(_WHO + r"(?:propose|introduce|present|develop|design|devis
                       r"\bwe have (?:\w+ )?(?:proposed|introduced|presented|developed|designed|built|"
                       r"created)\b|"
                       r"\bour (?:main |first |key |primary |central )?contributions? (?:is|are)\b|"
-                      r"^in this (?:paper|work|study),?\s+[^.;]{3,150}?\b(?:is|are) (?:\w+ly )?(?:proposed|introduced|"
-                      r"presented|developed|designed|modell?ed and analy[sz]ed)\b|"
                       + DESCRIBE + r"|"
                       + MAIN_CONTRIBUTION + r" (?=an?\b|the\b|that\b|to\b|\w+ing\b)|"
                       r"\bour main results? (?:include\b|(?:is|are) (?=an?\b|the\b|that\b|\w+ing\b))|"
                       r"\bwe (?:improve|extend|enhance|advance|address|tackle|solve|overcome|"
                       r"mitigate|close|bridge|fill|generali[sz]e|augment|strengthen|revisit|rethink)\w* "
                       r"[^.;]{0,80}?\bby (?:introducing|proposing|developing|designing|providing|presenting)\b", re.I)
+# "In this work, X is proposed": the authors in the passive voice
+_PASSIVE_OWN = re.compile(r"in this (?:paper|work|study),?\s+[^.;]{3,150}?\b(?:is|are) (?:\w+ly )?(?:proposed|introduced|"
+                          r"presented|developed|designed|modell?ed and analy[sz]ed)\b", re.I)
 # the method speaking for the authors: "our method introduces a regularization term that ..."
 _OURS_DO = re.compile(r"\bour (?:proposed |new )?(?:method|approach|framework|model|algorithm|technique)s? "
                       r"(?:introduces|proposes|uses|leverages|employs|exploits|learns|combines|builds)\b", re.I)
@@ -105,7 +106,8 @@ def _contributes(s: str) -> bool:
     m = _CONTRIB.search(s)
     if m and _frames(s, m):  # "we formulate the problem in a Bayesian framework": a framing
         m = _CONTRIB.search(s, m.end())
-    if m or _OURS_DO.search(s):
+    if m or (("our" in s or "Our" in s) and _OURS_DO.search(s)) or \
+            (s[:7].lower() == "in this" and _PASSIVE_OWN.match(s)):
         return True
     m = _AND_CONTRIB.search(s)  # "we provide a lower bound ... and propose an algorithm"
     return bool(m) and bool(re.search(r"\bwe\b", s[:m.start()], re.I))
@@ -365,8 +367,8 @@ def best_sentence(doc: Doc, method_names: list[str]) -> str:
 def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
     """A short TL;DR ("We design novel MIP relaxations for proving lower bounds.") after the
     earlier sentence in which the authors say what they work on, so it reads without the abstract."""
-    if text.count(". ") or i == 0:
-        return text
+    if text.count(". ") or i == 0 or len(text) > _SET_LONG - 40:
+        return text  # two sentences already, or no room for a setting of 8 words
     for j in range(i - 1, max(i - 4, -1), -1):
         s = doc.sentences[j]
         if any(feats[j][1:]) or not (_PROBLEM.search(s) or _WE_START.match(strip_lead(s))) or \
