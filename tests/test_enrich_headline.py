@@ -407,3 +407,14 @@ def test_a_name_followed_by_a_dash_apposition_is_described_by_it():
             "novel attention mechanism that leverages multiple external node/edge key-value units to capture "
             "inter-graph correlations. GEA improves three benchmarks.")
     assert label_of(text).startswith("GEA: attention mechanism that leverages multiple external")
+
+
+def test_define_and_study_is_a_study_and_an_adverb_pair_or_an_open_relative_does_not_end_a_phrase():
+    text = ("Optimization problems hide in behaviour. We define and study the problem of predicting the solution to a "
+            "linear program given only partial information about its objective and constraints. We give mistake bounds.")
+    assert label_of(text).startswith("Predicting the solution to a linear program")
+    inverted = ("Amortized inference needs the reverse of a generative model. We introduce an algorithm for faithfully, "
+                "and minimally, inverting the graphical model structure of any generative model. It helps inference.")
+    assert label_of(inverted).startswith("Algorithm for faithfully and minimally inverting")
+    assert label_breaks("Attentional communication model that learns")
+    assert not label_breaks("Attentional communication model that learns when to communicate")

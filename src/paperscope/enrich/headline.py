@@ -43,7 +43,8 @@ _VOICE = (r"\b(?:we|this (?:paper|work|study|article)|our (?:paper|work|study|(?
           r"contribution))\s+"
           r"(?:(?:\w+ly|also|further|then|first|here|now|therefore|thus|hence|finally|additionally|"
           r"newly|have|has|(?:is|are) the first to)\s+)*")
-_TIERS = [re.compile(_VOICE + r"(?P<verb>" + verbs + r")(?:e|es|ed|ing|s|y|ies|ied|d|t)?\b\s+"
+_TIERS = [re.compile(_VOICE + r"(?:(?:define|formali[sz]e|formulate|motivate|pose|introduce|propose)s? and\s+)?"
+                     r"(?P<verb>" + verbs + r")(?:e|es|ed|ing|s|y|ies|ied|d|t)?\b\s+"
                      r"(?:and\s+\w+\s+)?", re.I) for verbs in (
     r"propos|introduc|present|develop|design|devis|construct|creat|formulat|put forward|releas|"
     r"curat|buil|(?<=contribution )(?:i)",
@@ -159,7 +160,7 @@ def _prepared(text: str) -> str:
     phrase, no leading article or praise; "the use of X" is X; "a method to V X" is "Ving X"."""
     obj = LEAD.sub("", unlean(ASIDE.sub(r"\1 ", _CITATION.sub("", text))))
     obj = re.sub(r"^(?:the )?use of ", "", obj)
-    obj = _FRAME_OF.sub(r"\1 ", obj)  # "bounds for the general scenario of X processes" -> "bounds for X processes"
+    obj = _FRAME_OF.sub(r"\1 ", re.sub(r"\b(\w+ly), (and|or) (\w+ly),", r"\1 \2 \3", obj))  # "faithfully, and minimally,"  # "bounds for the general scenario of X processes" -> "bounds for X processes"
     m = _KIND_TO_VERB.match(obj)
     if m and gerund(m.group("v1")) and m.group("v1") not in GENERIC_VERB:
         verbs = gerund(m.group("v1")) + (f" and {gerund(m.group('v2')) or m.group('v2')}" if m.group("v2") else "")

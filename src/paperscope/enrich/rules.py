@@ -90,6 +90,8 @@ _OPEN_THAT = re.compile(r"\b(?:(?:under|with|on|from|of) the (?:assumption|hypot
 # "trade-off between the error", "the relationship", "a bidirectional link": one side of a pair;
 # "... enables neural networks to learn": an infinitive without its object
 _HALF_PAIR = re.compile(r"\bbetween (?:the|a|an) (?:(?!\band\b)[^,;])*[^s\W]$|\bfor short$|"
+                        r"\b(?:that|which) (?:\w+ly )?(?:learns|uses|takes|makes|performs|achieves|explains|predicts|"
+                        r"captures|exploits|leverages|combines|allows|enables|chooses|decides|determines)$|"
                         r"\band (?:\w+ly )?(?:prove|show|demonstrate|find|derive|establish)s? that\b|"
                         r"\bas (?:many|much|few|little|large|small|well) (?:(?!\bas\b)[^,;])*$|"
                         r"\bseparates (?:(?!\bfrom\b)[^,;])+$|\b(?:on|of|in|from|to|for|with|by) that [\w-]+$|"
