@@ -418,3 +418,9 @@ def test_define_and_study_is_a_study_and_an_adverb_pair_or_an_open_relative_does
     assert label_of(inverted).startswith("Algorithm for faithfully and minimally inverting")
     assert label_breaks("Attentional communication model that learns")
     assert not label_breaks("Attentional communication model that learns when to communicate")
+
+
+def test_a_mixed_case_name_that_spells_a_connective_is_still_a_name():
+    assert not label_breaks("NExT: method to teach language models to reason about program execution")
+    assert label_breaks("Next, a method to teach language models to reason about program execution")
+    assert label_breaks("IS: Monte Carlo based inference method that augments convex variational bounds")

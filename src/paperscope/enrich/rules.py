@@ -115,8 +115,9 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
         out.append("long")
     head, sep, desc = text.partition(": ")
     first = words[0].lower()
-    if first in OPENERS:
-        out.append("opener")
+    if first in OPENERS and not (sep and head == words[0] and sum(c.isupper() for c in head) >= 2 and
+                                 not head.isupper()):
+        out.append("opener")  # "NExT: ..." is a name, "Next, ..." a connective ("IS", "HAVE" may be either)
     elif sep and (dw := _words(desc)) and dw[0].lower() in OPENERS - {"to"}:
         out.append("opener")
     if BACKREF.search(SELF_REF.sub("", text)) or re.search(r"\b(?:our|we|us)\b", text, re.I):
