@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..words import STOP_WORDS
+from ..words import STOP_WORDS, WORD_PART, singular
 from . import phrases as ph
 from .acronyms import expand
 from .label_words import content_words, weights_of
@@ -175,4 +175,4 @@ def _opening(sentences: tuple[str, ...], own_start: int, text: str,
 
 def stems(text: str) -> set[str]:
     """Content words, lower-cased, plural-free: "class-imbalance bias" shares "class" with "class imbalance"."""
-    return {w.rstrip("s") for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in STOP_WORDS}
+    return {singular(w) for w in WORD_PART.findall(text.lower()) if len(w) > 2 and w not in STOP_WORDS}
