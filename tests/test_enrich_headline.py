@@ -424,3 +424,35 @@ def test_a_mixed_case_name_that_spells_a_connective_is_still_a_name():
     assert not label_breaks("NExT: method to teach language models to reason about program execution")
     assert label_breaks("Next, a method to teach language models to reason about program execution")
     assert label_breaks("IS: Monte Carlo based inference method that augments convex variational bounds")
+
+
+def test_a_bare_kind_after_a_name_goes_on_with_what_the_clause_says_it_does():
+    text = ("Large agent populations make multi-agent games hard to learn. In this paper, we introduce Staged Crowd "
+            "Training (SCT), a training paradigm that scales up cooperative reinforcement learning by growing the "
+            "number of agents stage by stage. SCT beats flat training on three games.")
+    assert label_of(text).startswith("SCT: training paradigm that scales up cooperative reinforcement learning")
+    modal = ("Physical systems follow differential equations. We introduce Hamiltonian Flow Net (HFNet), a neural "
+             "framework which can infer the dynamics of a mechanical system from observed trajectories. "
+             "HFNet generalizes from few samples.")
+    assert label_of(modal).startswith("HFNet: neural framework that infers the dynamics of a mechanical system")
+
+
+def test_a_which_can_clause_says_what_an_unnamed_mechanism_does():
+    text = ("Translation systems need millions of sentence pairs. Labels are costly. To reduce this cost, we develop a "
+            "two-player mechanism, which can enable a translation system to learn from monolingual text through a game "
+            "between two models. It nearly matches supervised training.")
+    assert label_of(text).startswith("Two-player mechanism that enables a translation system to learn from "
+                                     "monolingual text")
+
+
+def test_a_label_never_ends_on_a_modifier_or_a_verb_still_waiting_for_its_complement():
+    for label in ("Blind deblurring algorithm with several desirable", "Sequence prediction for piecewise stationary",
+                  "Game solving in imperfect-information games by allowing the opponent",
+                  "Latent model that permits the firing rate of each neuron",
+                  "Quantization framework that not only enables lossless compression"):
+        assert "dangling" in label_breaks(label) or label_breaks(label), label
+    for label in ("Conditioning on the whole context is not optimal", "Loss function based on the F statistic",
+                  "Retrieval framework that skips retrieval when unnecessary",
+                  "Framework that allows the study of positional encodings",
+                  "Constraints that make recurrent learning scalable"):
+        assert not label_breaks(label), label

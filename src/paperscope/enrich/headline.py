@@ -29,10 +29,10 @@ from .acronyms import expand
 from .compose import reads_as_title
 from .cues import DESCRIBE, MAIN_CONTRIBUTION
 from .methods import Mention, is_background
-from .named import named_descriptions
+from .named import RESULT_VERBS, named_descriptions, subject_descriptions
 from .noun_phrase import (ASIDE, GENERIC_VERB, LEAD, abbreviated, before_lean, capital, content, fits,
                           leans_back, loose_end, phrase_end, tidy, unlean, with_relative)
-from .phrases import VERB_S, gerund
+from .phrases import gerund
 from .rules import label_breaks
 from .vocab import VERBS, is_modifier
 
@@ -80,34 +80,6 @@ _NOT_OBJECT = re.compile(r"(?:(?:extensive |numerical |experimental |empirical |
                          r"ways?|results?))\b", re.I)
 _APPOSITION = re.compile(r"^(?P<np>[^,;:()]{3,70}),\s+(?P<desc>(?:a|an)\s.+)$")
 _NAMING = ("intro", "called", "appositive", "markup")
-
-
-_RESULT_VERBS = frozenset("""is has was does demonstrates shows achieves outperforms yields obtains
-attains exhibits reaches surpasses improves beats performs sets establishes""".split())
-_SUBJECT_LIGHT = re.compile(r"^(?:performs|uses|employs|leverages|utili[sz]es|adopts|introduces|"
-                            r"applies|relies on|consists of|comprises|incorporates|features)\s+", re.I)
-
-
-def _subject(sentences: list[str], name: str) -> list[str]:  # noqa: C901
-    """"CaM adaptively merges to-be-evicted caches into ..." -> "merging to-be-evicted caches
-    into ..."; "SafeCoder performs security-centric fine-tuning" -> "security-centric fine-tuning"."""
-    out = []
-    for s in sentences:
-        s = re.sub(r"^(?:at its core|specifically|in particular|concretely|technically|essentially|"
-                   r"in (?:a )?nutshell|first|then|in addition|moreover|furthermore),\s+", "", s, flags=re.I)
-        if not s.startswith(name + " "):
-            continue
-        rest = re.sub(r"^(?:\w+ly|further|also|first)\s+", "", s[len(name) + 1:])
-        light = _SUBJECT_LIGHT.match(rest)
-        if light:
-            if light.group().strip().lower() in ("performs", "consists of", "comprises"):
-                out.append(LEAD.sub("", phrase_end(rest[light.end():])))
-            continue
-        verb = rest.split(" ", 1)[0]
-        g = gerund(verb) if verb in VERB_S or verb in VERBS_S else None
-        if g and verb not in GENERIC_VERB and verb not in _RESULT_VERBS:
-            out.append(f"{g} {phrase_end(rest[len(verb) + 1:])}")
-    return out
 
 
 _NAME_AFTER = re.compile(r"^(?P<np>[^,;:]{5,90}), (?P<name>[A-Z][\w-]{2,20}|[a-z]+-[\w-]+), "
@@ -328,16 +300,14 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
             continue
         if at < 0 or len(obj[:at].split()) > 16 or ": " in obj[:at]:
             continue
-        descs = [d for d in named_descriptions(obj, m.name, m.long, forms) + _subject(own[:3], m.name)
+        descs = [d for d in named_descriptions(obj, m.name, m.long, forms) + subject_descriptions(own[:3], m.name)
                  if content(d) >= 2 and not leans_back(d)]
         head = LEAD.sub("", phrase_end(obj))
         if m.name not in head and content(head) >= 3 and not leans_back(head):
             descs.append(head)  # "a network architecture based on X, ..., dubbed Wukong"
-        for whole in (True, False):  # a description said whole before one that had to be cut
-            for desc in descs:
-                label = _best(f"{m.name}: ", desc, forms, limit - len(m.name) - 2, 2, whole)
-                if label:
-                    return label
+        label = _described(m.name, descs, forms, limit)
+        if label:
+            return label
         if tier == 0:  # the paper's named contribution, not said here: the scored candidates know more
             raise _Named
         return None
@@ -352,7 +322,7 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
         if late and late.group("name").lower() not in STOP_WORDS:
             np_ = LEAD.sub("", late.group("np"))
             rel = re.match(r"(?:which|that) (?P<verb>[a-z]+) (?P<rest>.+)", late.group("rest"))
-            if rel and rel.group("verb") not in GENERIC_VERB | _RESULT_VERBS and \
+            if rel and rel.group("verb") not in GENERIC_VERB | RESULT_VERBS and \
                     len(np_.split()) <= 4:  # "meta-dropout, which learns to perturb ..."
                 np_ = f"{np_} that {rel.group('verb')} {phrase_end(rel.group('rest'))}"
             label = _best(f"{capital(late.group('name'))}: ", np_, forms, limit - len(late.group("name")) - 2, 2)
@@ -370,7 +340,7 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
     if leans_back(head):  # "algorithm that leverages X by splitting them": end before the phrase that leans
         head = before_lean(head)
     if content(head) < need and (tier == 0 or not names):  # not before a name the paper gives later
-        head = with_relative(head, obj, _RESULT_VERBS)
+        head = with_relative(head, obj, RESULT_VERBS)
     if leans_back(head) or content(head) < need:
         return None
     if len(head.split()) <= 3:  # a bare topic ("optimal partitioning tree")
@@ -385,6 +355,19 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
         if len(longer.split()) > len(label.split()) and not leans_back(longer):
             label = _best("", longer, forms, limit, need, whole=True) or label
     return label
+
+
+def _described(name: str, descs: list[str], forms: dict[str, str], limit: int) -> str | None:
+    """"Name: description": one said whole before one that had to be cut, but a bare kind
+    ("curriculum learning paradigm") after what it goes on to say ("... that scales up X")."""
+    for whole in (True, False):
+        for desc in descs:
+            if whole and any(d.startswith(desc + " that ") for d in descs) and len(desc.split()) <= 4:
+                continue
+            label = _best(f"{name}: ", desc, forms, limit - len(name) - 2, 2, whole)
+            if label:
+                return label
+    return None
 
 
 # "two new methods", "approximation algorithms for X": more than one contribution, not one name's

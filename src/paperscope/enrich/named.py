@@ -1,14 +1,19 @@
 """What the sentence that introduces a named contribution says it is: "We present UltraFeedback,
 a large-scale ... dataset" -> "large-scale ... dataset"; "a reasoning framework, called Thought
 Rollback (TR), allowing ..." -> "reasoning framework allowing ..."; "REMEDI for efficient
-estimation of X" -> "efficient estimation of X". Used by headline.py.
+estimation of X" -> "efficient estimation of X"; and what the sentences that start with the
+name say it does ("CaM adaptively merges X" -> "merging X"). Used by headline.py.
 """
 from __future__ import annotations
 
 import re
 
 from .acronyms import expand
-from .noun_phrase import KINDS, LEAD, content, leans_back, phrase_end, purpose, with_relative
+from .noun_phrase import GENERIC_VERB, KINDS, LEAD, content, leans_back, phrase_end, purpose, with_relative
+from .phrases import VERB_S, gerund
+from .vocab import VERBS
+
+VERBS_S = frozenset(v for v in VERBS if v.endswith(("s", "ed")))
 
 _NAME_DESC = re.compile(r"^\s*(?:\([^()]*\)\s*)?(?:,|:|\s*(?:---|—|–)|\s(?=as an?\s))\s*(?:which is\s+|is\s+|as\s+)?(?P<desc>"
                         r"(?:a|an|the|our)\s.+)$", re.I)
@@ -23,6 +28,12 @@ _PAREN_OPEN = re.compile(r"\(\s*(" + _NAMING_WORDS + r"\s+)?$")
 _CALLED = re.compile(r"\s*,?\s+" + _NAMING_WORDS + r"\s*$|\s*[,(]\s*$")
 # "reasoning framework, called Thought Rollback (TR)": the kind before the spelled-out name
 _KIND_CALLED = re.compile(r"^(?P<kind>[^,;]{3,80}?),?\s+" + _NAMING_WORDS + r"\s+(?P<long>[^,;]{3,80})$")
+
+
+def _bare_kind(desc: str) -> bool:
+    """"deep learning framework": only the kind of thing the name is."""
+    words = desc.split()
+    return len(words) <= 4 and words[-1].lower() in KINDS
 
 
 def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, str] | None = None) -> list[str]:
@@ -63,8 +74,12 @@ def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, s
         m = None  # "as a Y" says what the name is only right after "we propose X"
     if m:  # "X, a framework for ...", "X: a minimalist alternative to ..."
         desc = LEAD.sub("", phrase_end(m.group("desc")))
-        if content(desc) < 2:  # "a novel approach that trains models to avoid X": the kind says it with its clause
-            desc = LEAD.sub("", with_relative(phrase_end(m.group("desc")), m.group("desc")))
+        if content(desc) < 2 or _bare_kind(desc):  # "a novel approach that trains models to avoid X",
+            longer = LEAD.sub("", with_relative(phrase_end(m.group("desc")), m.group("desc")))  # "a framework which can infer X"
+            if content(desc) < 2:  # the kind says it with its clause
+                desc = longer
+            elif longer != desc:
+                out.append(longer)
         if content(desc) >= 2:
             out.append(desc)
         desc = LEAD.sub("", re.split(r"\s(?:that|which)\s", phrase_end(m.group("desc")))[0])
@@ -96,3 +111,31 @@ def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, s
         if content(desc) >= 2 and not leans_back(desc):
             out.append(desc)
     return list(dict.fromkeys(out))
+
+
+RESULT_VERBS = frozenset("""is has was does demonstrates shows achieves outperforms yields obtains
+attains exhibits reaches surpasses improves beats performs sets establishes""".split())
+_SUBJECT_LIGHT = re.compile(r"^(?:performs|uses|employs|leverages|utili[sz]es|adopts|introduces|"
+                            r"applies|relies on|consists of|comprises|incorporates|features)\s+", re.I)
+
+
+def subject_descriptions(sentences: list[str], name: str) -> list[str]:  # noqa: C901
+    """"CaM adaptively merges to-be-evicted caches into ..." -> "merging to-be-evicted caches
+    into ..."; "SafeCoder performs security-centric fine-tuning" -> "security-centric fine-tuning"."""
+    out = []
+    for s in sentences:
+        s = re.sub(r"^(?:at its core|specifically|in particular|concretely|technically|essentially|"
+                   r"in (?:a )?nutshell|first|then|in addition|moreover|furthermore),\s+", "", s, flags=re.I)
+        if not s.startswith(name + " "):
+            continue
+        rest = re.sub(r"^(?:\w+ly|further|also|first)\s+", "", s[len(name) + 1:])
+        light = _SUBJECT_LIGHT.match(rest)
+        if light:
+            if light.group().strip().lower() in ("performs", "consists of", "comprises"):
+                out.append(LEAD.sub("", phrase_end(rest[light.end():])))
+            continue
+        verb = rest.split(" ", 1)[0]
+        g = gerund(verb) if verb in VERB_S or verb in VERBS_S else None
+        if g and verb not in GENERIC_VERB and verb not in RESULT_VERBS:
+            out.append(f"{g} {phrase_end(rest[len(verb) + 1:])}")
+    return out

@@ -265,10 +265,24 @@ def with_relative(head: str, obj: str, result_verbs: frozenset[str] = frozenset(
     "un-normalized EBMs which operate not at the token but at the sequence level"."""
     rel = RELATIVE.match(obj[len(phrase_end(obj)):])
     last = head.rsplit(" ", 1)[-1]
-    if not rel or rel.group("verb") in GENERIC_VERB | result_verbs or is_modifier(last) or \
-            re.search(r"(?:ed|tion|ment|ity|ness|al)$", rel.group("verb")) or last.lower() in STOP_WORDS:
+    verb, rest = (rel.group("verb"), rel.group("rest")) if rel else ("", "")
+    modal = _MODAL_VERB.match(rest) if verb in _MODALS else None
+    if modal:  # "a framework which can infer X" -> "framework that infers X"
+        verb, rest = _third_person(modal.group("verb")), modal.group("rest")
+    if not rel or verb in GENERIC_VERB | result_verbs | _MODALS or is_modifier(last) or \
+            re.search(r"(?:ed|tion|ment|ity|ness|al)$", verb) or last.lower() in STOP_WORDS:
         return head  # "the extent to which pretrained models ...": no verb, or a head still waiting
-    return f"{head} that {rel.group('verb')} {phrase_end(rel.group('rest'))}"
+    return f"{head} that {verb} {phrase_end(rest)}"
+
+
+_MODALS = frozenset("can could may might will would".split())
+_MODAL_VERB = re.compile(r"(?:\w+ly\s+)?(?!(?:be|not|also|only|then|now|even|already|still|often|always|never|further|both|easily)\b)(?P<verb>[a-z]{3,})\s+(?P<rest>\S.*)")
+
+
+def _third_person(verb: str) -> str:
+    if re.search(r"(?:s|sh|ch|x|z)$", verb):
+        return verb + "es"
+    return verb[:-1] + "ies" if re.search(r"[^aeiou]y$", verb) else verb + "s"
 
 
 RELATIVE = re.compile(r"\s*(?:\([^()]*\)\s*)?,?\s*(?:which|that) (?P<verb>[a-z]{3,}) (?P<rest>.+)")

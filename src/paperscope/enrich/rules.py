@@ -16,6 +16,7 @@ import re
 from functools import lru_cache
 
 from ..words import FILLER_WORDS, STOP_WORDS
+from .vocab import is_modifier
 
 MAX_LABEL_CHARS = 112  # a descriptive label may run longer than a usual title (issue: blind-judged labels)
 
@@ -88,8 +89,11 @@ _OPEN_THAT = re.compile(r"\b(?:(?:under|with|on|from|of) the (?:assumption|hypot
 
 
 # "trade-off between the error", "the relationship", "a bidirectional link": one side of a pair;
-# "... enables neural networks to learn": an infinitive without its object
+# "... enables neural networks to learn": an infinitive without its object; "permits the firing
+# rate" without what it permits it to do
 _HALF_PAIR = re.compile(r"\bbetween (?:the|a|an) (?:(?!\band\b)[^,;])*[^s\W]$|\bfor short$|"
+                        r"\b(?:allow(?:s|ing)?|permit(?:s|ting)?|let(?:s|ting)?) (?:the|each|every|all) (?:[\w-]+ ){0,2}"
+                        r"[\w-]+(?: of (?:each|every|the|all) [\w-]+)?$|\bnot only\b(?!.*\bbut\b)|"  # "by allowing the opponent" (to V)
                         r"\b(?:that|which) (?:\w+ly )?(?:learns|uses|takes|makes|performs|achieves|explains|predicts|"
                         r"captures|exploits|leverages|combines|allows|enables|chooses|decides|determines)$|"
                         r"\band (?:\w+ly )?(?:prove|show|demonstrate|find|derive|establish)s? that\b|"
@@ -99,6 +103,17 @@ _HALF_PAIR = re.compile(r"\bbetween (?:the|a|an) (?:(?!\band\b)[^,;])*[^s\W]$|\b
                         r"complex|real|synthetic|new|noisy|sparse|cross-[\w]+)$|\b(?:relationship|link|connection|trade-?off|interpolation)$|"
                         r"\bto (?:\w+ly |best |better )?(?:learn|explain|take|make|perform|achieve|do|get|use|obtain)$",
                         re.I)
+
+
+_COPULA = frozenset("is are be being been become becomes remain remains make makes render renders".split())
+
+
+def _modifier_end(words: list[str]) -> bool:
+    """A modifier waiting for its noun ("... with several desirable", "for piecewise stationary");
+    in a clause with a copula it is a predicate ("X is not optimal", "constraints that make X
+    scalable"), which the claim rule judges."""
+    return is_modifier(words[-1]) and not any(w.lower() in _COPULA for w in words) and \
+        words[-2].lower() not in ("when", "if", "as", "where", "wherever")  # "when unnecessary"
 
 
 def label_breaks(label: str, *, position: bool = False) -> list[str]:
@@ -127,7 +142,7 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
     last = words[-1].lower()
     if last in DANGLING or last in _WAITING or last.endswith("-wise") or text.rstrip()[-1:] in ",;:-–(" or \
             _OPEN_THAT.search(text) or (_HALF_PAIR.search(text) and len(words) >= 5) or \
-            _KIND_TO_VERB_END.search(text.lower()):
+            _KIND_TO_VERB_END.search(text.lower()) or _modifier_end(words):
         out.append("dangling")
     if not _balanced(text):
         out.append("unbalanced")

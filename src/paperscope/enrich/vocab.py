@@ -91,6 +91,8 @@ environment element segment experiment argument document instrument treatment as
 management alignment movement embedment improvement statement equipment investment content
 event intent extent constant variant descent ascent parent percent talent tenant
 participant assistant quadrant dictionary vocabulary boundary summary library binary memory
+statistic characteristic arithmetic integral polynomial functional differential deferral rodent
+adversary commentary glossary coefficient opponent ingredient incident invariant determinant
 """.split())
 
 
@@ -98,4 +100,5 @@ def is_modifier(word: str) -> bool:
     """A lower-case word that ends an adjective more often than a noun ("non-stationary",
     "expressible", "inherent"): a phrase or a sentence cannot stop on it."""
     low = word.rsplit("-", 1)[-1]
-    return word.islower() and bool(ADJ_END.search(low)) and low not in ADJ_NOUNS and not low.endswith("ment")
+    return word.islower() and bool(ADJ_END.search(low)) and low not in ADJ_NOUNS and \
+        not low.endswith(("ment", "gradient", "descent"))  # "subgradient", "gradientdescent"
