@@ -510,3 +510,20 @@ def test_for_short_defines_an_abbreviation_and_a_short_setting_precedes_a_longer
             "learns without any supervision. Experiments show realistic objects.")
     tldr = derive_facts(None, text)["tldr"]
     assert tldr.startswith("We study the problem of 3D object generation. We propose a novel framework"), tldr
+
+
+def test_a_claim_of_what_the_method_does_takes_the_next_sentence_that_says_how():
+    by = ("Wide networks are accurate but slow. We present a method that trains wide convolutional networks with higher "
+          "accuracy and lower inference cost. This is achieved by switching individual channels on and off per input. "
+          "Results on three datasets confirm it.")
+    assert tldr(by).endswith("with higher accuracy and lower inference cost, by switching individual channels on and "
+                             "off per input.")
+    idea = ("Imitation learning suffers from compounding errors. We propose a meta algorithm for learning from noisy "
+            "demonstrations. The key idea is to train two policies and update them only where they disagree. "
+            "It beats baselines on ten tasks.")
+    assert tldr(idea).endswith("The key idea is to train two policies and update them only where they disagree.")
+
+
+def test_we_do_so_points_back_at_what_the_reader_cannot_see():
+    assert "back-reference" in tldr_breaks("In this paper, we do so by relating motion planning to active learning.")
+    assert not tldr_breaks("We show that attention layers can perform convolution and often learn to do so.")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..words import FILLER_WORDS, STOP_WORDS
+from ..words import FILLER_WORDS, STOP_WORDS, prose_words
 from .vocab import is_modifier
 
 MAX_LABEL_CHARS = 112  # a descriptive label may run longer than a usual title (issue: blind-judged labels)
@@ -229,14 +229,16 @@ _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitat
                         r"\banother (?:[\w-]+ )?(?:algorithm|method|approach|model|variant|estimator|"
                         r"framework)\b|\btheir (?:conjecture|question|claim|hypothesis|open problem)\b|"
                         r"(?<=\S )as a (?:solution|remedy|fix)\b(?! (?:to|for)\b)|"
-                        r"\bthe (?:[\w-]+ ){1,2}above\b(?! (?:the|a|an|\d|\w+ly)\b)", re.I)  # "... as a solution." (an opening one comes off)
+                        r"\bthe (?:[\w-]+ ){1,2}above\b(?! (?:the|a|an|\d|\w+ly)\b)|"
+                        r"\bwe (?:do|did) so\b", re.I)  # "In this paper, we do so by ..."  # "... as a solution." (an opening one comes off)
 
 
 _DEFINED_HERE = re.compile(r"[\w\s-]{0,40}?(?:,\s*)?(?:i\.e\.|namely\b|:(?!\s*we\b))")
 _POST_MODIFIER = frozenset("of which who whose that in with from for on at under without".split())
 _REF_HINTS = ("this", "these", "those", "such", "above", "former", "latter", "said", "same",
               "both", "earlier", "before", "answer", "another", "their", "as a", "the t", "respects",
-              "the hyp", "the con", "the lem", "the fir", "the sec", "the thi", "the lat", "the for", " one")
+              "the hyp", "the con", "the lem", "the fir", "the sec", "the thi", "the lat", "the for", " one",
+              "do so", "did so")
 
 
 @lru_cache(maxsize=256)
@@ -303,3 +305,29 @@ develops design designs new novel simple effective efficient yet method methods 
 approaches algorithm algorithms framework model models solution technique called named termed
 general generic first developed provide provides offer offers
 """.split())
+
+
+_TLDR_KINDS = (r"method|approach|framework|model|algorithm|technique|system|scheme|strategy|"
+               r"architecture|paradigm|procedure|pipeline|tool|toolkit|loss|network|solver|metric|"
+               r"benchmark|dataset|library|family|suite|variant|mechanism|module|objective")
+# what the authors propose, up to where the sentence goes on about it
+_TLDR_OBJECT = re.compile(r"\b(?:propose|introduce|present|develop|design|devise|build|construct|"
+                          r"create|release|formulate|offer)(?:s|d|ed)?\s+(.*)$", re.I)
+
+
+def names_only(text: str) -> bool:
+    """Does the sentence introduce something without saying what it is or does: "We propose
+    M2FedSA.", "We propose an Iterative Search Attribution (ISA) method."?"""
+    m = _TLDR_OBJECT.search(text)
+    if not m:
+        return False
+    obj = re.sub(r"\([^()]*\)", " ", m.group(1)).rstrip(" .")
+    words = prose_words(obj)
+    if len(words) > 10 or re.search(r"(?<![\w-])(?:for|to|that|which|who|of|on|in|with|by|via|based|using|"
+                                   r"where|whose|as|from|through|over|into)(?![\w-])", obj, re.I):
+        return False
+    content = [w for w in words if w.lower() not in STOP_WORDS and
+               not re.fullmatch(_TLDR_KINDS + r"|novel|new|simple|effective|efficient|general|generic|"
+                                r"unified|principled|first|called|named|dubbed|termed",
+                                w.lower().rstrip("s") if w.lower().endswith("s") and w.lower()[:-1] in _TLDR_KINDS else w.lower())]
+    return len(content) <= 4

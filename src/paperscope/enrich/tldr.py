@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from ..words import STOP_WORDS, prose_words
-from .rules import DANGLING, tldr_breaks, unresolved_refs
+from ..words import STOP_WORDS
+from .rules import DANGLING, names_only, tldr_breaks, unresolved_refs
 from .standalone import OPEN_CLAUSE, lead_off, resolved, rewrite, strip_lead
 from .cues import DESCRIBE, MAIN_CONTRIBUTION
 from .text import Doc, token_starts
@@ -215,32 +215,6 @@ def shorten(sentence: str, limit: int = MAX_CHARS) -> str:
     return cut + " …"
 
 
-_KINDS = (r"method|approach|framework|model|algorithm|technique|system|scheme|strategy|"
-          r"architecture|paradigm|procedure|pipeline|tool|toolkit|loss|network|solver|metric|"
-          r"benchmark|dataset|library|family|suite|variant|mechanism|module|objective")
-# what the authors propose, up to where the sentence goes on about it
-_OBJECT = re.compile(r"\b(?:propose|introduce|present|develop|design|devise|build|construct|"
-                     r"create|release|formulate|offer)(?:s|d|ed)?\s+(.*)$", re.I)
-
-
-def _names_only(text: str) -> bool:
-    """Does the sentence introduce something without saying what it is or does: "We propose
-    M2FedSA.", "We propose an Iterative Search Attribution (ISA) method."?"""
-    m = _OBJECT.search(text)
-    if not m:
-        return False
-    obj = re.sub(r"\([^()]*\)", " ", m.group(1)).rstrip(" .")
-    words = prose_words(obj)
-    if len(words) > 10 or re.search(r"(?<![\w-])(?:for|to|that|which|who|of|on|in|with|by|via|based|using|"
-                                   r"where|whose|as|from|through|over|into)(?![\w-])", obj, re.I):
-        return False
-    content = [w for w in words if w.lower() not in STOP_WORDS and
-               not re.fullmatch(_KINDS + r"|novel|new|simple|effective|efficient|general|generic|"
-                                r"unified|principled|first|called|named|dubbed|termed",
-                                w.lower().rstrip("s") if w.lower().endswith("s") and w.lower()[:-1] in _KINDS else w.lower())]
-    return len(content) <= 4
-
-
 # hopes and outlooks say nothing about what the method does
 _OUTLOOK = re.compile(r"(?:we|our work|this work|this paper) (?:\w+ )?(?:believe|hope|expect|envision|"
                       r"anticipate|leave|plan)\b", re.I)
@@ -287,6 +261,23 @@ def _with_finding(doc: Doc, i: int, feats: list, text: str) -> str | None:
     return None
 
 
+# the next sentence says how the contribution does what it claims
+_MEANS_BY = re.compile(r"^this (?:is|was|can be) (?:\w+ly )?(?:achieved|done|accomplished|realized|made possible|enabled) "
+                       r"(?P<by>by|through|via) (?=\S)", re.I)
+_MEANS_TO = re.compile(r"^(?:to (?:achieve|do|accomplish|realize) (?:this|so|that)|the (?:key|main|core|central) "
+                       r"(?:idea|insight|ingredient) (?:is|behind))\b", re.I)
+
+
+def _means(text: str, nxt: str) -> str | None:
+    """A claim of what the contribution does with the next sentence's how: "We present a method
+    that trains X with lower cost, by gating Y." / "... We train an ensemble of policies ..."."""
+    by = _MEANS_BY.match(nxt)
+    if by:  # said as one sentence: "..., by gating Y."
+        longer = f"{text.rstrip(' .')}, {nxt[by.start('by'):]}"
+        return longer if len(longer) <= MAX_CHARS and not tldr_breaks(longer) else None
+    return _joined(text, nxt) if _MEANS_TO.match(nxt) else None
+
+
 def _cut(sentence: str, room: int) -> str:
     """`sentence` ended at a clause boundary to fit `room`, when the cut keeps most of it and
     leaves no clause waiting for its verb ("we show that O(log n) interventions on X.")."""
@@ -315,11 +306,14 @@ def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[fl
     text = shorten(text)
     broken = tldr_breaks(text)
     quality = score - 6.0 * len(broken) - 2.0 * (1.0 - kept)
-    thin = "thin" in broken or kept < 0.65 or (len(text) < 160 and _names_only(text))
+    thin = "thin" in broken or kept < 0.65 or (len(text) < 160 and names_only(text))
     nxt = doc.sentences[i + 1] if i + 1 < len(doc.sentences) else ""
     named_next = not thin and len(text) < 130 and any(0 in token_starts(nxt, n) for n in names)
     if not thin and len(text) < 130 and _ELABORATES.match(nxt):  # "Our method, DARL, uses ..."
         thin = True
+    means = _means(text, nxt) if not broken and len(text) < 200 and nxt and not any(feats[i + 1][2:]) else None
+    if means:  # "We present a method that trains X with lower cost. This is achieved by gating Y."
+        return quality + _MAX_BONUS, means
     if named_next:  # "We propose X (EXO) of Y. EXO is guaranteed to ...": joined, not held against it
         longer = None if broken or any(feats[i + 1][1:]) else _joined(text, nxt)
         if longer:
