@@ -456,3 +456,25 @@ def test_a_label_never_ends_on_a_modifier_or_a_verb_still_waiting_for_its_comple
                   "Framework that allows the study of positional encodings",
                   "Constraints that make recurrent learning scalable"):
         assert not label_breaks(label), label
+
+
+def test_more_ways_a_contribution_is_introduced_and_named():
+    here = ("Persistence diagrams summarize topology. Averaging them is slow. We propose in this article a tractable "
+            "framework to compute barycenters of persistence diagrams at scale. It relies on optimal transport.")
+    assert label_of(here).startswith("Tractable framework to compute barycenters of persistence diagrams")
+    dash = ("Editing knowledge in language models is slow. This paper presents Lumen - a novel, memory-based "
+            "architecture for editing facts in language models without retraining. Lumen is fast.")
+    assert label_of(dash).startswith("Lumen: memory-based architecture for editing facts in language models")
+    called = ("Generalization bounds need capacity measures. We introduce a new sample complexity measure, which we "
+              "refer to as split-half growth rate. It bounds the error of empirical risk minimization.")
+    assert label_of(called).startswith("Split-half growth rate: sample complexity measure")
+    adjective = ("Some optimization problems are benign. We study a class of non-convex problems, which we call "
+                 "variationally coherent. Mirror descent converges on them.")
+    assert not label_of(adjective).startswith("Variationally coherent:")
+
+
+def test_a_label_that_points_at_an_earlier_approach_or_pair_leans_back():
+    for label in ("Extension of that approach that embeds objects as elliptical distributions",
+                  "Algorithm that learns the difference between the two tasks"):
+        assert "back-reference" in label_breaks(label), label
+    assert not label_breaks("Learning a discovery threshold as a function of all the hypothesis features")

@@ -84,7 +84,8 @@ _NAMING = ("intro", "called", "appositive", "markup")
 
 _NAME_AFTER = re.compile(r"^(?P<np>[^,;:]{5,90}), (?P<name>[A-Z][\w-]{2,20}|[a-z]+-[\w-]+), "
                          r"(?P<rest>(?:which|that|a|an|to|for)\b.*)$")
-_CALLED_NAME = re.compile(r"^(?P<np>[^,;:()]{5,90}?),? (?:called|named|termed|dubbed) (?P<name>[a-z][\w-]*"
+_CALLED_NAME = re.compile(r"^(?P<np>[^,;:()]{5,90}?),? (?:called|named|termed|dubbed|(?:which|that) we (?:refer to as|"
+                          r"call|term|dub|name)) (?P<name>[a-z][\w-]*"
                           r"(?: [a-z][\w-]*){0,2})(?=,|\.|$| which| that)")
 _CITATION = re.compile(r"\s*\([^()]*\b(?:19|20)\d\d[a-z]?\)")
 
@@ -122,6 +123,7 @@ _KIND_TO_VERB = re.compile(r"^(?:(?:simple|novel|new|general|principled|efficien
                            r"(?P<v1>[a-z]+)(?: and (?P<v2>[a-z]+))? ")
 
 
+_HERE = re.compile(r"^(?:in this (?:article|paper|work|note)|here(?:in)?),?\s+(?=(?:a|an|the)\s)", re.I)
 _COMMA_WITH = re.compile(r",\s+(?=(?:with|using|via|based on|for|through|by)\b)")
 _FRAME_OF = re.compile(r"\b(for|in|on|to) (?:the|a) (?:(?:general|broad|wide|large|generic|common) )?"
                        r"(?:scenario|setting|class|family|problem) of (?!(?:the|a|an|this|these|which|all)\b)", re.I)
@@ -161,7 +163,8 @@ def _objects(s: str, tier: int, deferred: list[str] | None = None,
     if tier == 2:
         starts += list(_OUR_IS.finditer(s))
     for m in starts:
-        obj = _prepared(s[m.end():])
+        rest = s[m.end():]
+        obj = _prepared(_HERE.sub("", rest) if tier == 0 else rest)  # "we propose in this article X"
         infinitive = re.match(r"to ([a-z]+) (?=\S)", obj)
         if tier == 0 and infinitive and "verb" in m.groupdict() and m.group("verb").lower().startswith("propos"):
             g = gerund(infinitive.group(1))  # "we propose to use RL to search ..." -> "Using RL to ..."
@@ -300,8 +303,9 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
             continue
         if at < 0 or len(obj[:at].split()) > 16 or ": " in obj[:at]:
             continue
-        descs = [d for d in named_descriptions(obj, m.name, m.long, forms) + subject_descriptions(own[:3], m.name)
-                 if content(d) >= 2 and not leans_back(d)]
+        descs = [before_lean(d) if leans_back(d) and " that " in d else d for d in  # "that V X up to 20x in our experiments"
+                 named_descriptions(obj, m.name, m.long, forms) + subject_descriptions(own[:3], m.name)]
+        descs = [d for d in descs if content(d) >= 2 and not leans_back(d)]
         head = LEAD.sub("", phrase_end(obj))
         if m.name not in head and content(head) >= 3 and not leans_back(head):
             descs.append(head)  # "a network architecture based on X, ..., dubbed Wukong"
@@ -312,7 +316,8 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
             raise _Named
         return None
     called = _CALLED_NAME.match(obj)  # "a simple modification to X called conditional finetuning, which"
-    if called and not names and content(called.group("np")) >= 2 and not leans_back(called.group("np")):
+    if called and not names and content(called.group("np")) >= 2 and not leans_back(called.group("np")) and \
+            not is_modifier(called.group("name").split()[-1]):  # "which we call variationally coherent"
         label = _best(f"{capital(called.group('name'))}: ", LEAD.sub("", called.group("np")), forms,
                       limit - len(called.group("name")) - 2, 2)
         if label:

@@ -15,7 +15,7 @@ from .vocab import VERBS
 
 VERBS_S = frozenset(v for v in VERBS if v.endswith(("s", "ed")))
 
-_NAME_DESC = re.compile(r"^\s*(?:\([^()]*\)\s*)?(?:,|:|\s*(?:---|—|–)|\s(?=as an?\s))\s*(?:which is\s+|is\s+|as\s+)?(?P<desc>"
+_NAME_DESC = re.compile(r"^\s*(?:\([^()]*\)\s*)?(?:,|:|\s*(?:---|—|–)|\s-(?=\s)|\s(?=as an?\s))\s*(?:which is\s+|is\s+|as\s+)?(?P<desc>"
                         r"(?:a|an|the|our)\s.+)$", re.I)
 _FOR_AIM = re.compile(r"^\s*(?:\([^()]*\)\s*)?for (?P<np>[^,;]{8,})")
 _LEAN_REL = re.compile(r"^\s*(?:\([^()]*\)\s*)?,?\s*(?:that|which) (?:\w+ly )?(?:overcomes?|address(?:es)?|"

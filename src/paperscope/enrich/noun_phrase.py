@@ -78,10 +78,15 @@ def phrase_end(text: str) -> str:
     """`text` up to where its noun phrase ends; the commas of a list of modifiers ("large-scale,
     high-quality, and diversified") do not end it."""
     masked = LIST.sub(lambda m: m.group().replace(",", "\x00"), text)
+    masked = _PRAISE_COMMA.sub(lambda m: m.group().replace(",", "\x00"), masked)
     m = _END.search(masked)
     return text[:m.start()] if m else text
 
 
+# "a novel, brain-inspired architecture": a praise word and the modifier after it
+_PRAISE_COMMA = re.compile(r"^(?:(?:a|an|the)\s+)?(?:novel|new|simple|efficient|effective|general|scalable|lightweight|"
+                           r"powerful|flexible|principled|unified|fast|robust|practical|generic|versatile|modular),"
+                           r"(?=\s+[\w-]+\s+[\w-])", re.I)
 _SPACES = re.compile(r"\s+")
 _THAT_IS = re.compile(r"\b(?:that|which) (?:is|are) (?=\w+ed\b)")  # "layer that is based on" -> "layer based on"
 _SPACE_PUNCT = re.compile(r"\s+([,;:])")

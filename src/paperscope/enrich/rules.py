@@ -38,7 +38,8 @@ rather of due
 # back-references anywhere in the phrase ("method for this problem", "the aforementioned gap")
 BACKREF = re.compile(r"\b(?:this|these|those|aforementioned|above-mentioned|former|latter|"
                       r"said|such)\b(?!\s+(?:as|that)\b)|\bthe (?:above|same)\s+(?:issues?|problems?|"
-                      r"challenges?|limitations?|questions?|tasks?|settings?|gaps?)\b", re.I)
+                      r"challenges?|limitations?|questions?|tasks?|settings?|gaps?)\b|\b(?:of|on|to|with|for|from|in|by) "
+                      r"that (?:approach|method|model|work|paper|idea|framework|algorithm|line|result|problem|setting)s?\b", re.I)
 SELF_REF = re.compile(r"\b(?:this|the present) (?:paper|work|study|article|note|position paper|"
                    r"survey|submission)\b", re.I)
 # a phrase must not end on these
@@ -135,7 +136,8 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
         out.append("opener")  # "NExT: ..." is a name, "Next, ..." a connective ("IS", "HAVE" may be either)
     elif sep and (dw := _words(desc)) and dw[0].lower() in OPENERS - {"to"}:
         out.append("opener")
-    if BACKREF.search(SELF_REF.sub("", text)) or re.search(r"\b(?:our|we|us)\b", text, re.I):
+    if BACKREF.search(SELF_REF.sub("", text)) or re.search(r"\b(?:our|we|us)\b", text, re.I) or \
+            _MORE_REFS.search(text):  # "the difference between the two tasks"
         out.append("back-reference")
     if text[:1].islower() and not _coined(words[0]):
         out.append("lower-case")
@@ -218,7 +220,7 @@ _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitat
                         r"(?! (?:of|:)|:)|\bin (?:two|three|several) respects\b|\bas an? (?:suitable|natural|"
                         r"better) (?:choice|candidate|alternative)\b|\bthe (?:theorem|conjecture|hypothesis|"
                         r"lemma)\b(?! (?:of|that|by|on|for|returned|learned|learnt|output|produced|selected|chosen|class(?:es)?|"
-                        r"spaces?|sets?|testing)\b)|\bthe (?:problems?|issues?|challenges?|questions?|"
+                        r"spaces?|sets?|testing|tests?|features?)\b)|\bthe (?:problems?|issues?|challenges?|questions?|"
                         r"limitations?|gaps?) (?:above|mentioned)\b|\b(?:described|mentioned|discussed|"
                         r"listed|outlined|defined) (?:above|earlier|before)\b|"
                         r"\b(?:an? )?(?:affirmative|positive|negative) answer\b|"  # to a question not said
