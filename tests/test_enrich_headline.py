@@ -478,3 +478,29 @@ def test_a_label_that_points_at_an_earlier_approach_or_pair_leans_back():
                   "Algorithm that learns the difference between the two tasks"):
         assert "back-reference" in label_breaks(label), label
     assert not label_breaks("Learning a discovery threshold as a function of all the hypothesis features")
+
+
+def test_an_adverb_before_the_proposed_verb_and_a_short_head_with_its_clause():
+    adverb = ("Rewards in games span many orders of magnitude. We propose to adaptively normalize the targets used in "
+              "the learning updates. This removes the need for clipping.")
+    assert label_of(adverb).startswith("Adaptively normalizing the targets used in the learning updates")
+    short = ("Black-box attacks need many queries. We propose a query-efficient black-box attack which uses Bayesian "
+             "optimisation to search over perturbations. It needs fewer queries.")
+    assert label_of(short).startswith("Query-efficient black-box attack that uses Bayesian optimisation")
+    praise = ("Rank minimization is hard. We propose a simple, scalable, and fast gradient descent algorithm to optimize "
+              "a nonconvex objective for rank minimization. It converges linearly.")
+    assert label_of(praise).startswith("Gradient descent algorithm to optimize a nonconvex objective")
+    first = ("Tetris is hard for dynamic programming. We present for the first time an approximate dynamic programming "
+             "algorithm that plays Tetris as well as the best cross-entropy methods. It uses few samples.")
+    assert not label_of(first).split(": ")[-1].lower().startswith(("time", "for the first"))
+
+
+def test_a_label_waiting_for_as_or_of_or_pointing_at_an_unnamed_its_breaks_the_rules():
+    for label in ("Framework for learning to reason by formulating reasoning",
+                  "Embodied AI as the next fundamental step in the pursuit",
+                  "Benefits of its algorithmic components from the online learning perspective",
+                  "Follow-the-Regularized-Leader: corresponds to an online learning framework"):
+        assert label_breaks(label), label
+    for label in ("Learning by casting reasoning as energy minimization", "Adam and its variants for deep learning",
+                  "Reconstructing low-rank matrices from their noisy observations"):
+        assert not label_breaks(label), label

@@ -527,3 +527,13 @@ def test_a_claim_of_what_the_method_does_takes_the_next_sentence_that_says_how()
 def test_we_do_so_points_back_at_what_the_reader_cannot_see():
     assert "back-reference" in tldr_breaks("In this paper, we do so by relating motion planning to active learning.")
     assert not tldr_breaks("We show that attention layers can perform convolution and often learn to do so.")
+
+
+def test_a_lost_name_an_unstated_conjecture_or_each_problem_points_at_nothing():
+    for text in ("We introduce , which leverages language models for data augmentation.",
+                 "In this paper, we put our conjecture to test by applying a policy search algorithm to Tetris.",
+                 "For each problem, we give background and list open challenges."):
+        assert "back-reference" in tldr_breaks(text), text
+    for text in ("We show our conjecture that every planar graph is 4-colourable holds for random graphs.",
+                 "We bound the error on our hypothesis class for dependent data."):
+        assert not tldr_breaks(text), text

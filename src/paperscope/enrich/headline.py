@@ -123,6 +123,11 @@ _KIND_TO_VERB = re.compile(r"^(?:(?:simple|novel|new|general|principled|efficien
                            r"(?P<v1>[a-z]+)(?: and (?P<v2>[a-z]+))? ")
 
 
+# "a simple, scalable, and fast gradient descent algorithm": the praise before the thing
+_PRAISE = (r"(?:simple|scalable|fast|efficient|effective|novel|new|general|flexible|robust|practical|principled|"
+           r"lightweight|accurate|powerful|versatile|elegant|generic|unified)")
+_PRAISE_LIST = re.compile(r"^(?:(?:a|an|the)\s+)?(?:" + _PRAISE + r",\s+)+(?:and\s+|or\s+)?" + _PRAISE +
+                          r"\s+(?=[\w-]+\s)", re.I)
 _HERE = re.compile(r"^(?:in this (?:article|paper|work|note)|here(?:in)?),?\s+(?=(?:a|an|the)\s)", re.I)
 _COMMA_WITH = re.compile(r",\s+(?=(?:with|using|via|based on|for|through|by)\b)")
 _FRAME_OF = re.compile(r"\b(for|in|on|to) (?:the|a) (?:(?:general|broad|wide|large|generic|common) )?"
@@ -132,7 +137,7 @@ _FRAME_OF = re.compile(r"\b(for|in|on|to) (?:the|a) (?:(?:general|broad|wide|lar
 def _prepared(text: str) -> str:
     """An object as it can stand alone: no citation, no aside, no determiner before a specific
     phrase, no leading article or praise; "the use of X" is X; "a method to V X" is "Ving X"."""
-    obj = LEAD.sub("", unlean(ASIDE.sub(r"\1 ", _CITATION.sub("", text))))
+    obj = LEAD.sub("", _PRAISE_LIST.sub("", unlean(ASIDE.sub(r"\1 ", _CITATION.sub("", text)))))
     obj = re.sub(r"^(?:the )?use of ", "", obj)
     obj = _FRAME_OF.sub(r"\1 ", re.sub(r"\b(\w+ly), (and|or) (\w+ly),", r"\1 \2 \3", obj))  # "faithfully, and minimally,"  # "bounds for the general scenario of X processes" -> "bounds for X processes"
     m = _KIND_TO_VERB.match(obj)
@@ -165,11 +170,12 @@ def _objects(s: str, tier: int, deferred: list[str] | None = None,
     for m in starts:
         rest = s[m.end():]
         obj = _prepared(_HERE.sub("", rest) if tier == 0 else rest)  # "we propose in this article X"
-        infinitive = re.match(r"to ([a-z]+) (?=\S)", obj)
+        infinitive = re.match(r"to (?:instead |also |further |(?P<adv>[a-z]+ly) )?(?P<v>[a-z]+) (?=\S)", obj)
         if tier == 0 and infinitive and "verb" in m.groupdict() and m.group("verb").lower().startswith("propos"):
-            g = gerund(infinitive.group(1))  # "we propose to use RL to search ..." -> "Using RL to ..."
-            if g and infinitive.group(1) not in GENERIC_VERB:
-                deferred.append(g + " " + obj[infinitive.end():])
+            g = gerund(infinitive.group("v"))  # "we propose to use RL to search ..." -> "Using RL to ..."
+            if g and infinitive.group("v") not in GENERIC_VERB:  # "to adaptively normalize X" -> "Adaptively normalizing X"
+                adverb = f"{infinitive.group('adv')} " if infinitive.group("adv") else ""
+                deferred.append(adverb + g + " " + obj[infinitive.end():])
             continue
         if not _NOT_OBJECT.match(obj):
             out.append(obj)
@@ -344,8 +350,8 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
     need = need or (3 if tier == 0 else 4)
     if leans_back(head):  # "algorithm that leverages X by splitting them": end before the phrase that leans
         head = before_lean(head)
-    if content(head) < need and (tier == 0 or not names):  # not before a name the paper gives later
-        head = with_relative(head, obj, RESULT_VERBS)
+    if (content(head) < need or len(head.split()) <= 3) and (tier == 0 or not names):  # not before a name given later
+        head = with_relative(head, obj, RESULT_VERBS)  # "a black-box attack which uses X"
     if leans_back(head) or content(head) < need:
         return None
     if len(head.split()) <= 3:  # a bare topic ("optimal partitioning tree")

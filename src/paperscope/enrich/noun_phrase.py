@@ -41,7 +41,7 @@ _FIRST_OF_LIST = re.compile(r"\b([\w-]+)(?:, (?!(?:including|such|like|especiall
 LEAD = re.compile(r"^(?:(?:a|an|the|two|three|several|novel|new|simple|effective|efficient|"
                    r"classic(?:al)?|fundamental|important|challenging|well-known|long-standing|"
                    r"yet|highly|very|general|generic|principled|unified|powerful|flexible|"
-                   r"lightweight|versatile|straightforward|our|first(?: known| ever)?|so-called|carefully|"
+                   r"lightweight|versatile|straightforward|our|first(?: known| ever)?|for the first time,?|so-called|carefully|"
                    r"innovative|elegant|designed|crafted|simple yet effective|both|kind of|"
                    r"different|alternative|another|idea to|and|"
                    r"type of|class of|family of|problem of|task of|question of|notion of|"

@@ -93,6 +93,10 @@ _OPEN_THAT = re.compile(r"\b(?:(?:under|with|on|from|of) the (?:assumption|hypot
 # "... enables neural networks to learn": an infinitive without its object; "permits the firing
 # rate" without what it permits it to do
 _HALF_PAIR = re.compile(r"\bbetween (?:the|a|an) (?:(?!\band\b)[^,;])*[^s\W]$|\bfor short$|"
+                        r"\bby (?:re)?(?:formulating|casting|treating|viewing|framing|posing|regarding|interpreting) "
+                        r"(?:(?!\bas\b)[^,;])*$|"  # "by formulating reasoning" (as what)
+                        r"\b(?:in|of|for|to|into) the (?:pursuit|context|presence|absence|face|light|lack|realm|wake|"
+                        r"spirit|form|case)$|"  # "in the pursuit" (of what)
                         r"\b(?:allow(?:s|ing)?|permit(?:s|ting)?|let(?:s|ting)?) (?:the|each|every|all) (?:[\w-]+ ){0,2}"
                         r"[\w-]+(?: of (?:each|every|the|all) [\w-]+)?$|\bnot only\b(?!.*\bbut\b)|"  # "by allowing the opponent" (to V)
                         r"\b(?:that|which) (?:\w+ly )?(?:learns|uses|takes|makes|performs|achieves|explains|predicts|"
@@ -106,6 +110,8 @@ _HALF_PAIR = re.compile(r"\bbetween (?:the|a|an) (?:(?!\band\b)[^,;])*[^s\W]$|\b
                         re.I)
 
 
+# "Benefits of its algorithmic components": whose? ("Adam and its variants" says)
+_EARLY_ITS = re.compile(r"^(?:[\w-]+\s+){1,2}of (?:its|their)\b", re.I)
 _COPULA = frozenset("is are be being been become becomes remain remains make makes render renders".split())
 
 
@@ -137,6 +143,7 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
     elif sep and (dw := _words(desc)) and dw[0].lower() in OPENERS - {"to"}:
         out.append("opener")
     if BACKREF.search(SELF_REF.sub("", text)) or re.search(r"\b(?:our|we|us)\b", text, re.I) or \
+            _EARLY_ITS.search(text) or \
             _MORE_REFS.search(text):  # "the difference between the two tasks"
         out.append("back-reference")
     if text[:1].islower() and not _coined(words[0]):
@@ -192,7 +199,7 @@ outperform outperforms automatically introduce introduces propose proposes prese
 modify modifies accelerate accelerates want wants demonstrate demonstrates identify identifies
 investigate investigates show shows prove proves obtain obtains derive derives mitigate mitigates
 alleviate alleviates overcome overcomes tackle tackles solve solves facilitate facilitates enhance
-enhances
+enhances correspond corresponds relate relates belong belongs depend depends rely relies consist consists
 """.split())
 _KIND = frozenset("method approach framework model algorithm technique system".split())
 
@@ -232,7 +239,9 @@ _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitat
                         r"framework)\b|\btheir (?:conjecture|question|claim|hypothesis|open problem)\b|"
                         r"(?<=\S )as a (?:solution|remedy|fix)\b(?! (?:to|for)\b)|"
                         r"\bthe (?:[\w-]+ ){1,2}above\b(?! (?:the|a|an|\d|\w+ly)\b)|"
-                        r"\bwe (?:do|did) so\b", re.I)  # "In this paper, we do so by ..."  # "... as a solution." (an opening one comes off)
+                        r"\bwe (?:do|did) so\b|\bour (?:conjecture|hypothesis|claim|intuition)\b(?!,? that\b| class)|"
+                        r"^for (?:each|every|both|all) (?:of (?:the|these) )?(?:problems?|tasks?|settings?|cases?)\b",
+                        re.I)  # "In this paper, we do so by ...", "we put our conjecture to test", "For each problem, ..."  # "... as a solution." (an opening one comes off)
 
 
 _DEFINED_HERE = re.compile(r"[\w\s-]{0,40}?(?:,\s*)?(?:i\.e\.|namely\b|:(?!\s*we\b))")
@@ -240,7 +249,7 @@ _POST_MODIFIER = frozenset("of which who whose that in with from for on at under
 _REF_HINTS = ("this", "these", "those", "such", "above", "former", "latter", "said", "same",
               "both", "earlier", "before", "answer", "another", "their", "as a", "the t", "respects",
               "the hyp", "the con", "the lem", "the fir", "the sec", "the thi", "the lat", "the for", " one",
-              "do so", "did so")
+              "do so", "did so", "our con", "our hyp", "our cl", "our int", "for ")
 
 
 @lru_cache(maxsize=256)
@@ -291,7 +300,7 @@ def tldr_breaks(tldr: str) -> list[str]:
         out.append("cut")
     if _TLDR_OPENER.match(text):
         out.append("opener")
-    if unresolved_refs(text) or _EARLY_PRONOUN.match(text):
+    if unresolved_refs(text) or _EARLY_PRONOUN.match(text) or _NAME_LOST.search(text):
         out.append("back-reference")
     if text[:1].islower() and not _coined(_words(text)[0]):
         out.append("lower-case")
@@ -300,6 +309,8 @@ def tldr_breaks(tldr: str) -> list[str]:
     return out
 
 
+# a name the markup took with it: "We introduce , which ..."
+_NAME_LOST = re.compile(r"\b(?:introduce|propose|present|call|name|dub|term)[sd]?\s+[,.;:)]", re.I)
 # words that carry no content in a TL;DR: "We propose a simple but effective method X."
 _EMPTY_WORDS = STOP_WORDS | FILLER_WORDS | frozenset("""
 paper work study propose proposes proposed introduce introduces present presents develop
