@@ -504,3 +504,20 @@ def test_a_label_waiting_for_as_or_of_or_pointing_at_an_unnamed_its_breaks_the_r
     for label in ("Learning by casting reasoning as energy minimization", "Adam and its variants for deep learning",
                   "Reconstructing low-rank matrices from their noisy observations"):
         assert not label_breaks(label), label
+
+
+def test_a_name_the_paper_builds_on_or_uses_is_not_its_own():
+    built_on = ("In this paper, we introduce a new image representation based on a multilayer kernel machine. We proceed "
+                "by first proposing improvements of the recently-introduced convolutional kernel networks (CKNs) for "
+                "unsupervised learning. Results on CIFAR-10 are competitive.")
+    assert not label_of(built_on).startswith("CKNs")
+    used = ("We present the first robust online changepoint detection algorithm through General Bayesian Inference (GBI) "
+            "with beta-divergences. It runs in linear time. It reduces false discoveries.")
+    label = label_of(used)
+    assert not label.startswith("GBI") and "changepoint detection algorithm" in label.lower()
+
+
+def test_a_noun_after_to_is_not_made_a_gerund():
+    from paperscope.enrich.phrases import gerund
+    assert gerund("maximum") is None and gerund("spectrum") is None and gerund("dynamics") is None
+    assert gerund("reduce") == "reducing" and gerund("maps") == "mapping"

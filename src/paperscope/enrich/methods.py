@@ -38,8 +38,8 @@ class Mention:
 
 # "a well-known approach, regularized multi-label learning (MLL)", "the recently proposed EasyLLP
 # rule": a name the abstract presents as someone else's
-_CUE = (r"(?:recently proposed|previously proposed|well-known|well known|widely[- ]used|popular|classical|"
-        r"classic|existing|standard|conventional|prior)")
+_CUE = (r"(?:(?:recently|previously)[- ](?:proposed|introduced|developed)|well-known|well known|widely[- ]used|"
+        r"popular|classical|classic|existing|standard|conventional|prior|typical|de facto)")
 _BACKGROUND = re.compile(r"(?:\b" + _CUE + r"(?:\s+[\w-]+){0,5}|\b(?:a|an|the)\s+(?:\w+\s+)?" + _CUE +
                          r"(?:\s+[\w-]+){0,4},(?:\s+(?!we\b|our\b)[\w-]+){0,2})\s+\(?$", re.I)
 _PROBLEM_NAME = re.compile(r"\b(?:problems?|tasks?|settings?|games?)$", re.I)
@@ -57,7 +57,11 @@ def is_background(m: Mention, sentences: list[str]) -> bool:
     s = sentences[m.sentence] if 0 <= m.sentence < len(sentences) else ""
     at = s.find(m.long) if m.long and m.long in s else s.find(m.name)
     window = s[max(0, at - 90):at]
-    return at > 0 and bool(_BACKGROUND.search(window)) and not _OWN_VARIANT.search(window)
+    return at > 0 and bool(_BACKGROUND.search(window) or _MEANS.search(window)) and not _OWN_VARIANT.search(window)
+
+
+# "an algorithm through General Bayesian Inference (GBI)": the name of what the contribution uses
+_MEANS = re.compile(r"\b(?:through|via|using|leveraging|based on|by means of|built on)\s+(?:the\s+)?$", re.I)
 
 
 def _name_at(text: str) -> tuple[str, int] | None:
