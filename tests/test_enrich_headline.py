@@ -521,3 +521,18 @@ def test_a_noun_after_to_is_not_made_a_gerund():
     from paperscope.enrich.phrases import gerund
     assert gerund("maximum") is None and gerund("spectrum") is None and gerund("dynamics") is None
     assert gerund("reduce") == "reducing" and gerund("maps") == "mapping"
+
+
+def test_a_label_left_waiting_for_its_source_or_operand_or_pointing_at_two_unnamed_things():
+    for label in ("Probabilistic line search by combining deterministic methods with notions",
+                  "Test for distinguishing the case p=q from the case that the distance ≥",
+                  "Overfitting issue caused by the small size of the two additional datasets"):
+        assert label_breaks(label), label
+    assert not label_breaks("Line search with notions from Bayesian optimization")
+
+
+def test_a_broad_range_is_no_object_when_the_sentence_goes_on_to_propose():
+    text = ("Reward-free exploration needs function approximation. We consider a broad range of kernel-based function "
+            "approximations, including non-smooth kernels, and propose an algorithm based on adaptive domain "
+            "partitioning. It is sample efficient.")
+    assert not label_of(text).startswith("Broad range")

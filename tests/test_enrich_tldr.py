@@ -537,3 +537,10 @@ def test_a_lost_name_an_unstated_conjecture_or_each_problem_points_at_nothing():
     for text in ("We show our conjecture that every planar graph is 4-colourable holds for random graphs.",
                  "We bound the error on our hypothesis class for dependent data."):
         assert not tldr_breaks(text), text
+
+
+def test_so_motivated_comes_off_and_an_unannounced_our_results_leans_back():
+    from paperscope.enrich.standalone import lead_off
+    assert lead_off("So motivated, we introduce a contrastive method for partial data.").startswith("We introduce")
+    assert "back-reference" in tldr_breaks("We confirm our results on synthetic data and design a faster estimator.")
+    assert not tldr_breaks("Our results show that maximization is an inappropriate decoding objective for text.")

@@ -76,7 +76,8 @@ _NOT_OBJECT = re.compile(r"(?:(?:extensive |numerical |experimental |empirical |
                          r"(?:recently proposed|well-known|existing|classical)|(?:the )?"
                          r"case (?:of|where|when|in which)|to|that|how|why|whether|what|when|if|an? "
                          r"(?:novel |new |different )?"
-                         r"(?:perspective|view|look|lens)|(?:perspective|lens) (?:on|of|into)|(?:several|some|many|various) (?:insights?|"
+                         r"(?:perspective|view|look|lens)|(?:perspective|lens) (?:on|of|into)|(?:a |the )?(?:broad|wide|large|"
+                         r"diverse|rich) (?:range|class|family|variety|set|spectrum) of|(?:several|some|many|various) (?:insights?|"
                          r"ways?|results?))\b", re.I)
 _APPOSITION = re.compile(r"^(?P<np>[^,;:()]{3,70}),\s+(?P<desc>(?:a|an)\s.+)$")
 _NAMING = ("intro", "called", "appositive", "markup")
@@ -309,9 +310,7 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
             continue
         if at < 0 or len(obj[:at].split()) > 16 or ": " in obj[:at]:
             continue
-        descs = [before_lean(d) if leans_back(d) and " that " in d else d for d in  # "that V X up to 20x in our experiments"
-                 named_descriptions(obj, m.name, m.long, forms) + subject_descriptions(own[:3], m.name)]
-        descs = [d for d in descs if content(d) >= 2 and not leans_back(d)]
+        descs = _descriptions(obj, m, forms, own)
         head = LEAD.sub("", phrase_end(obj))
         if m.name not in head and content(head) >= 3 and not leans_back(head):
             descs.append(head)  # "a network architecture based on X, ..., dubbed Wukong"
@@ -366,6 +365,16 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
         if len(longer.split()) > len(label.split()) and not leans_back(longer):
             label = _best("", longer, forms, limit, need, whole=True) or label
     return label
+
+
+def _descriptions(obj: str, m: Mention, forms: dict[str, str], own: list[str]) -> list[str]:
+    """What the text says the named contribution is or does, each cut before any word that leans
+    back ("... that V X up to 20x in our experiments"); a bare problem ("X generation problem") is
+    no description."""
+    descs = [before_lean(d) if leans_back(d) and " that " in d else d for d in
+             named_descriptions(obj, m.name, m.long, forms) + subject_descriptions(own[:3], m.name)]
+    return [d for d in descs if content(d) >= 2 and not leans_back(d) and
+            not re.match(r"(?:(?!(?:for|of|in|on|to|with|by)\b)[\w-]+ ){0,5}(?:problem|challenge|task|question)s?$", d)]
 
 
 def _described(name: str, descs: list[str], forms: dict[str, str], limit: int) -> str | None:

@@ -44,7 +44,8 @@ LEAD = re.compile(r"^(?:(?:a|an|the|two|three|several|novel|new|simple|simple ye
                   r"effective|efficient|first|yet|highly|very|general|generic|principled|unified|"
                   r"powerful|flexible|lightweight|versatile|straightforward|carefully|"
                   r"so-called|called|named|termed|dubbed|our|its|their|both|also|further|"
-                  r"and|but|on|for the first time,?|(?:the )?(?:growing |increasing |pressing )?(?:need|demand) for|"
+                  r"and|but|on|for the first time,?|(?:broad|wide|large|diverse|rich) (?:range|class|family|variety|"
+                  r"spectrum) of|(?:the )?(?:growing |increasing |pressing )?(?:need|demand) for|"
                   r"(?:the )?(?:problem|task|challenge|question|issue) of)\s+)+", re.I)
 KIND_TO = re.compile(r"^(?:method|approach|framework|technique|"
                      r"strategy|scheme|algorithm|procedure|pipeline|recipe|way|mechanism|"

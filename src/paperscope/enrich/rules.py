@@ -93,6 +93,8 @@ _OPEN_THAT = re.compile(r"\b(?:(?:under|with|on|from|of) the (?:assumption|hypot
 # "... enables neural networks to learn": an infinitive without its object; "permits the firing
 # rate" without what it permits it to do
 _HALF_PAIR = re.compile(r"\bbetween (?:the|a|an) (?:(?!\band\b)[^,;])*[^s\W]$|\bfor short$|"
+                        r"\b(?:with|and|of|from) (?:notions|ideas|concepts|insights|tools|elements|aspects|principles)$|"
+                        r"[=<>≤≥+*/^−-]$|"  # "... with notions" (from what), "... ||p-q||_1 ≥" (what)
                         r"\bby (?:re)?(?:formulating|casting|treating|viewing|framing|posing|regarding|interpreting) "
                         r"(?:(?!\bas\b)[^,;])*$|"  # "by formulating reasoning" (as what)
                         r"\b(?:in|of|for|to|into) the (?:pursuit|context|presence|absence|face|light|lack|realm|wake|"
@@ -223,7 +225,8 @@ def _stem(word: str) -> str:
 _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitations|tasks|"
                         r"settings|gaps|frameworks|methods|models|cases|approaches|regimes|algorithms|"
                         r"scenarios|aspects)\b(?! and\b)|\bthe (?:two|three) (?:[\w-]+ )?(?:tasks|problems|issues|"
-                        r"challenges|objectives|goals|components|stages|methods|approaches|models|aspects)\b"
+                        r"challenges|objectives|goals|components|stages|methods|approaches|models|aspects|datasets|"
+                        r"distributions|networks|agents|players|domains|modalities|views|branches|modules|phases)\b"
                         r"(?! (?:of|:)|:)|\bin (?:two|three|several) respects\b|\bas an? (?:suitable|natural|"
                         r"better) (?:choice|candidate|alternative)\b|\bthe (?:theorem|conjecture|hypothesis|"
                         r"lemma)\b(?! (?:of|that|by|on|for|returned|learned|learnt|output|produced|selected|chosen|class(?:es)?|"
@@ -240,7 +243,8 @@ _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitat
                         r"(?<=\S )as a (?:solution|remedy|fix)\b(?! (?:to|for)\b)|"
                         r"\bthe (?:[\w-]+ ){1,2}above\b(?! (?:the|a|an|\d|\w+ly)\b)|"
                         r"\bwe (?:do|did) so\b|\bour (?:conjecture|hypothesis|claim|intuition)\b(?!,? that\b| class)|"
-                        r"^for (?:each|every|both|all) (?:of (?:the|these) )?(?:problems?|tasks?|settings?|cases?)\b",
+                        r"^for (?:each|every|both|all) (?:of (?:the|these) )?(?:problems?|tasks?|settings?|cases?)\b|"
+                        r"^(?!our\b)[^.]*?\bour (?:results|problem|findings|observations)\b(?! (?:of|in|for|to|that)\b)",
                         re.I)  # "In this paper, we do so by ...", "we put our conjecture to test", "For each problem, ..."  # "... as a solution." (an opening one comes off)
 
 
@@ -249,7 +253,8 @@ _POST_MODIFIER = frozenset("of which who whose that in with from for on at under
 _REF_HINTS = ("this", "these", "those", "such", "above", "former", "latter", "said", "same",
               "both", "earlier", "before", "answer", "another", "their", "as a", "the t", "respects",
               "the hyp", "the con", "the lem", "the fir", "the sec", "the thi", "the lat", "the for", " one",
-              "do so", "did so", "our con", "our hyp", "our cl", "our int", "for ")
+              "do so", "did so", "our con", "our hyp", "our cl", "our int", "for ", "our res", "our pro",
+              "our fin", "our obs")
 
 
 @lru_cache(maxsize=256)

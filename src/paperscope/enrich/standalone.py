@@ -24,6 +24,7 @@ _LEAD_CLAUSE = re.compile(
     r"considering|noting) [^,]{2,160}|in support of [^,]{2,40}|[a-z]+ing (?:this|these|those|such|the "
     r"above|the aforementioned)(?: (?!we\b)[^\s,]+){1,14}|going (?:further|beyond)|beyond (?:this|that))\s*,|"
     r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose|as an? (?:solution|remedy)|concurrently|"
+    r"(?:so|thus|hence) (?:motivated|inspired)|"
     r"in (?:this|that|such a) way|in so doing|by doing so|"
     r"meanwhile|particularly|simultaneously|on the other hand|in turn|"
     r"however|moreover|furthermore|further|additionally|in addition|thus|therefore|hence|"
