@@ -544,3 +544,22 @@ def test_so_motivated_comes_off_and_an_unannounced_our_results_leans_back():
     assert lead_off("So motivated, we introduce a contrastive method for partial data.").startswith("We introduce")
     assert "back-reference" in tldr_breaks("We confirm our results on synthetic data and design a faster estimator.")
     assert not tldr_breaks("Our results show that maximization is an inappropriate decoding objective for text.")
+
+
+def test_more_openings_name_the_problem_the_paper_is_about():
+    from paperscope.enrich.acronyms import long_forms
+    from paperscope.enrich.problem import opening_problem
+    from paperscope.enrich.text import Doc
+
+    def opening(text: str) -> str | None:
+        doc = Doc.of(text)
+        return opening_problem(doc, long_forms(doc.sentences))
+
+    assert opening("We study the problem of online rank elicitation, where a learner queries pairs. We give an "
+                   "algorithm for online rank elicitation with few queries. It is optimal.") == "online rank elicitation"
+    assert opening("Unbiased Learning to Rank (ULTR) aims to train rankers from biased clicks. We show when Unbiased "
+                   "Learning to Rank is identifiable. Ranking models then recover relevance.") == \
+        "Unbiased Learning to Rank"
+    assert opening("In the realm of electrical engineering, automation of analog circuit design is increasingly vital. "
+                   "We propose a language model for automation of analog circuit design. It helps.") == \
+        "automation of analog circuit design"

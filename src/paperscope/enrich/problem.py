@@ -35,18 +35,26 @@ OPENER = re.compile(
 _SETTING = re.compile(
     r"^(?:(?:recent(?:ly)?|nowadays|today|currently|in recent years|over the (?:past|last) "
     r"[\w ]{1,20}?|despite [^,]{1,80}|while [^,]{1,80}|although [^,]{1,80}|as [^,]{1,80}|"
-    r"in (?:many|most|various|real-world) [^,]{1,60}|traditionally|historically)\s*,\s*)+", re.I)
+    r"in (?:many|most|various|real-world) [^,]{1,60}|in the (?:realm|field|context|era|domain|age) of [^,]{1,80}|"
+    r"traditionally|historically)\s*,\s*)+", re.I)
 _ADVANCES = re.compile(
     r"^(?:the\s+)?(?:recent\s+|rapid\s+|remarkable\s+|significant\s+|great\s+|tremendous\s+|"
     r"impressive\s+)*(?:advances?|advancements?|progress|developments?|success(?:es)?|"
     r"breakthroughs?|improvements?|popularity|rise|emergence|adoption|use|study|field|area|"
-    r"proliferation|applications?)\s+(?:in|of)\s+", re.I)
+    r"proliferation|applications?)\s+(?:in|of)\s+|^(?:existing\s+|current\s+|most\s+)?(?:approaches|methods|techniques|"
+    r"algorithms)\s+(?:to|for)\s+", re.I)
 _FINITE = re.compile(
     r"\s(?:is|are|was|were|has|have|had|can|could|may|might|will|would|should|must|remains?|"
     r"plays?|becomes?|became|offers?|provides?|enables?|allows?|aims?|seeks?|suffers?|relies|rely|"
     r"requires?|involves?|faces?|lacks?|achieves?|shows?|demonstrates?|focus(?:es)?|attempts?|"
     r"tends?|typically|often|usually|commonly|generally|increasingly|widely|recently|still|also|"
-    r"do|does|struggles?|depends?|emerged?|gained?|refers?|serves?|promises?|represents?)\b")
+    r"do|does|struggles?|depends?|emerged?|gained?|refers?|serves?|promises?|represents?|extends|"
+    r"presents|employs|arises|consists|describes|attracts|attracted|receives|received|continues|"
+    r"constitutes|underlies|underpins)\b")
+# "We study the problem of X, where ...": the authors name their problem first
+_OWN_PROBLEM = re.compile(r"^(?:in this (?:paper|work),?\s+)?we (?:study|address|consider|tackle|investigate|examine|"
+                          r"revisit) the (?:problem|task|question) of (?P<np>[^,;:()]{6,80}?)"
+                          r"(?=[,;:(.]|\s(?:where|which|that|when|in which|under|given|whose|with the|using)\b|$)", re.I)
 _VAGUE = re.compile(r"^(?:(?:recent|current|existing|modern|many|most|some|traditional|"
                     r"conventional|standard|popular|state-of-the-art|typical|numerous|various|"
                     r"prior|previous|classical|classic|common|remarkable|impressive|strong|great|"
@@ -71,18 +79,23 @@ def problem(sentences: list[str], forms: dict[str, str], weights: dict[str, floa
     prediction`, `robust Markov decision processes`)."""
     if not sentences:
         return None
+    own = _OWN_PROBLEM.match(sentences[0])
+    if own and len(own.group("np").split()) <= 8:
+        found = expand(own.group("np").strip(), forms) if forms else own.group("np").strip()
+        return lower_first(found, " ".join(sentences[:3]) if text is None else text)
     s = _SETTING.sub("", OPENER.sub("", sentences[0]))
     s = _ADVANCES.sub("", s)
     m = _FINITE.search(s)
     if not m:
         return None
+    named = bool(re.search(r"\([A-Z][\w-]*[A-Z][\w-]*\)$", s[:m.start()].strip()))  # "Learning to Rank (LTR) aims"
     np_ = PAREN.sub("", s[:m.start()]).strip()
     if re.search(r"[,;:()\[\]\"]|\s[-–—]|---|\b(?:a|an|the|this|these|its|their|such)\s",
                  np_, re.I):
         return None
     np_ = _VAGUE.sub("", ph.drop_leading(np_)).strip()
     words = np_.split()
-    if _NOT_EXTENDED.search(np_) or re.search(r"\b(?:in|on|to|with|by|from|at)\b", np_):
+    if _NOT_EXTENDED.search(np_) or (re.search(r"\b(?:in|on|to|with|by|from|at)\b", np_) and not named):
         return None
     if not 1 <= len(words) <= 6 or words[0].lower() in OPENERS or words[-1].lower() in DANGLING \
             or words[-1].lower() in STOP_WORDS or ph.ENDING_BAD.search(words[-1]):
