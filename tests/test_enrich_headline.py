@@ -536,3 +536,10 @@ def test_a_broad_range_is_no_object_when_the_sentence_goes_on_to_propose():
             "approximations, including non-smooth kernels, and propose an algorithm based on adaptive domain "
             "partitioning. It is sample efficient.")
     assert not label_of(text).startswith("Broad range")
+
+
+def test_the_problem_the_paper_studies_gives_way_to_the_named_contribution_that_follows():
+    text = ("Safe deployment needs failure detection. To this end, we study the important problem of detecting failures "
+            "in deep regression models. Uncertainty alone is insufficient. Hence, we introduce PAGER, a framework to "
+            "systematically detect and characterize failures in deep regressors. PAGER organizes samples by risk.")
+    assert label_of(text).startswith("PAGER: framework to systematically detect and characterize failures")
