@@ -543,3 +543,12 @@ def test_the_problem_the_paper_studies_gives_way_to_the_named_contribution_that_
             "in deep regression models. Uncertainty alone is insufficient. Hence, we introduce PAGER, a framework to "
             "systematically detect and characterize failures in deep regressors. PAGER organizes samples by risk.")
     assert label_of(text).startswith("PAGER: framework to systematically detect and characterize failures")
+
+
+def test_a_termed_name_and_a_main_contribution_to_introduce():
+    termed = ("Signals have structure. We present a signal representation framework, termed the sparse manifold "
+              "transform, that combines sparse coding and manifold embedding. It linearizes transformations.")
+    assert label_of(termed).startswith("Sparse manifold transform: signal representation framework")
+    main = ("Dual coordinate ascent is popular. Mini-batches are used in practice. Our main contribution is to introduce "
+            "an accelerated mini-batch version of stochastic dual coordinate ascent. It is faster.")
+    assert label_of(main).startswith("Accelerated mini-batch version of stochastic dual coordinate ascent")

@@ -42,7 +42,7 @@ VERBS_S = frozenset(v for v in VERBS if v.endswith(("s", "ed")))
 _VOICE = (r"\b(?:we|this (?:paper|work|study|article)|our (?:paper|work|study|(?:main |key |primary )?"
           r"contribution))\s+"
           r"(?:(?:\w+ly|also|further|then|first|here|now|therefore|thus|hence|finally|additionally|"
-          r"newly|have|has|(?:is|are) the first to)\s+)*")
+          r"newly|have|has|(?:is|are) the first to|(?<=contribution )(?:is|are) to)\s+)*")
 _TIERS = [re.compile(_VOICE + r"(?:(?:define|formali[sz]e|formulate|motivate|pose|introduce|propose)s? and\s+)?"
                      r"(?P<verb>" + verbs + r")(?:e|es|ed|ing|s|y|ies|ied|d|t)?\b\s+"
                      r"(?:and\s+\w+\s+)?", re.I) for verbs in (
@@ -86,8 +86,8 @@ _NAMING = ("intro", "called", "appositive", "markup")
 _NAME_AFTER = re.compile(r"^(?P<np>[^,;:]{5,90}), (?P<name>[A-Z][\w-]{2,20}|[a-z]+-[\w-]+), "
                          r"(?P<rest>(?:which|that|a|an|to|for)\b.*)$")
 _CALLED_NAME = re.compile(r"^(?P<np>[^,;:()]{5,90}?),? (?:called|named|termed|dubbed|(?:which|that) we (?:refer to as|"
-                          r"call|term|dub|name)) (?P<name>[a-z][\w-]*"
-                          r"(?: [a-z][\w-]*){0,2})(?=,|\.|$| which| that)")
+                          r"call|term|dub|name)) (?:the )?(?P<name>[a-z][\w-]*"
+                          r"(?: [a-z][\w-]*){0,2})(?=(?:\s*\([^()]*\))?(?:,|\.|$| which| that))")
 _CITATION = re.compile(r"\s*\([^()]*\b(?:19|20)\d\d[a-z]?\)")
 
 
