@@ -552,3 +552,13 @@ def test_a_termed_name_and_a_main_contribution_to_introduce():
     main = ("Dual coordinate ascent is popular. Mini-batches are used in practice. Our main contribution is to introduce "
             "an accelerated mini-batch version of stochastic dual coordinate ascent. It is faster.")
     assert label_of(main).startswith("Accelerated mini-batch version of stochastic dual coordinate ascent")
+
+
+def test_an_adjective_is_no_verb_and_a_half_said_both_or_a_verb_opening_breaks_the_label():
+    from paperscope.enrich.phrases import gerund
+    assert gerund("decomposable") is None and gerund("verifiable") is None
+    for label in ("Distributional reinforcement learning for second-order bounds in both online",
+                  "Groups clients in clustered federated learning",
+                  "Having overlooked the impact of feature dependence on graph neural networks"):
+        assert label_breaks(label), label
+    assert not label_breaks("Second-order bounds in both online and offline reinforcement learning")

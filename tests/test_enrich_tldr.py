@@ -563,3 +563,13 @@ def test_more_openings_name_the_problem_the_paper_is_about():
     assert opening("In the realm of electrical engineering, automation of analog circuit design is increasingly vital. "
                    "We propose a language model for automation of analog circuit design. It helps.") == \
         "automation of analog circuit design"
+
+
+def test_a_cut_never_leaves_a_participle_waiting_and_yahoo_ends_no_sentence():
+    from paperscope.enrich.standalone import rewrite
+    from paperscope.enrich.text import split_sentences
+    text, _ = rewrite("This paper introduces Federated Prompt Tuning (FedPT), a framework designed to address these "
+                      "challenges.")
+    assert not text.endswith("designed.")
+    assert len(split_sentences("We solve a revenue problem on the Yahoo! Front Page Today Module. It scales.")) == 2
+    assert "back-reference" in tldr_breaks("We call the result a submodular field grammar (SFG).")

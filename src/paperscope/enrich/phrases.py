@@ -63,7 +63,8 @@ def gerund(verb: str) -> str | None:
     None for forms that are not a plain present verb."""
     v = verb.lower()
     if v.endswith(("ed", "ing", "ly", "ty", "tion", "sion", "ness", "ism", "ogy", "ship", "hood", "tions", "sions",
-                   "nesses", "isms", "ogies", "ships", "hoods", "ties", "um", "ums", "ics", "ia")) or \
+                   "nesses", "isms", "ogies", "ships", "hoods", "ties", "um", "ums", "ics", "ia", "able", "ible",
+                   "ous", "ful", "less")) or \
             len(v) < 3 or v in STOP_WORDS:  # "to uncertainty quantification" holds no verb
         return None
     if v.endswith("ies") and len(v) > 4:

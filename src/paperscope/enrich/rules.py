@@ -94,6 +94,7 @@ _OPEN_THAT = re.compile(r"\b(?:(?:under|with|on|from|of) the (?:assumption|hypot
 # rate" without what it permits it to do
 _HALF_PAIR = re.compile(r"\bbetween (?:the|a|an) (?:(?!\band\b)[^,;])*[^s\W]$|\bfor short$|"
                         r"\b(?:with|and|of|from) (?:notions|ideas|concepts|insights|tools|elements|aspects|principles)$|"
+                        r"\bboth\b(?!.*\band\b)|"  # "in both online" (and what)
                         r"[=<>≤≥+*/^−-]$|"  # "... with notions" (from what), "... ||p-q||_1 ≥" (what)
                         r"\bby (?:re)?(?:formulating|casting|treating|viewing|framing|posing|regarding|interpreting) "
                         r"(?:(?!\bas\b)[^,;])*$|"  # "by formulating reasoning" (as what)
@@ -176,7 +177,7 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
 
 
 # "Showing that ...", a link, "(see ...", an unfinished "A recent theory shows"
-_NOT_A_PHRASE = re.compile(r"^\w+ing (?:that|how|why|whether)\b|https?\b|www\.|\bgithub\b|"
+_NOT_A_PHRASE = re.compile(r"^\w+ing (?:that|how|why|whether)\b|https?\b|www\.|\bgithub\b|^having\b|"
                            r"\b(?:shows?|finds?|argues?|suggests?|proves?|demonstrates?)$|"
                            r",\s*(?:if|when|while|although|unless|as|with)\b|"
                            r"^(?:the )?(?:fact|idea|notion|observation|question) that\b|"
@@ -202,6 +203,7 @@ modify modifies accelerate accelerates want wants demonstrate demonstrates ident
 investigate investigates show shows prove proves obtain obtains derive derives mitigate mitigates
 alleviate alleviates overcome overcomes tackle tackles solve solves facilitate facilitates enhance
 enhances correspond corresponds relate relates belong belongs depend depends rely relies consist consists
+group groups cluster clusters
 """.split())
 _KIND = frozenset("method approach framework model algorithm technique system".split())
 
@@ -242,6 +244,7 @@ _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitat
                         r"framework)\b|\btheir (?:conjecture|question|claim|hypothesis|open problem)\b|"
                         r"(?<=\S )as a (?:solution|remedy|fix)\b(?! (?:to|for)\b)|"
                         r"\bthe (?:[\w-]+ ){1,2}above\b(?! (?:the|a|an|\d|\w+ly)\b)|"
+                        r"^we (?:call|term|name|dub) (?:the|this) (?:result|resulting|combination|combined)\b|"
                         r"\bwe (?:do|did) so\b|\bour (?:conjecture|hypothesis|claim|intuition)\b(?!,? that\b| class)|"
                         r"^for (?:each|every|both|all) (?:of (?:the|these) )?(?:problems?|tasks?|settings?|cases?)\b|"
                         r"^(?!our\b)[^.]*?\bour (?:results|problem|findings|observations)\b(?! (?:of|in|for|to|that)\b)",
@@ -254,7 +257,7 @@ _REF_HINTS = ("this", "these", "those", "such", "above", "former", "latter", "sa
               "both", "earlier", "before", "answer", "another", "their", "as a", "the t", "respects",
               "the hyp", "the con", "the lem", "the fir", "the sec", "the thi", "the lat", "the for", " one",
               "do so", "did so", "our con", "our hyp", "our cl", "our int", "for ", "our res", "our pro",
-              "our fin", "our obs")
+              "our fin", "our obs", "we call", "we term", "we name", "we dub")
 
 
 @lru_cache(maxsize=256)

@@ -176,7 +176,7 @@ def rewrite(sentence: str) -> tuple[str, float]:
         cuts = [c.start() for c in _BACKREF_CUT.finditer(s[:m.start()])]
         verb = re.search(r"\b(?:we|this (?:paper|work))\s+\w+", s, re.I)  # the cut keeps the authors' verb
         cuts = [c for c in cuts if len(s[:c].split()) >= 5 and (not verb or c >= verb.end()) and
-                s[:c].rsplit(" ", 1)[-1].lower() not in DANGLING | _REPORTING and
+                s[:c].rsplit(" ", 1)[-1].lower() not in DANGLING | _REPORTING | _WAITING_PARTICIPLE and
                 not _stops_on_modifier(s[:c]) and not s[c:].startswith(" of ") and not OPEN_CLAUSE.search(s[:c]) and
                 not re.search(r"\b(?:that|whether|how),\s[^,]*$|\bus$|\b(?:aim|seek|try|want|need|wish|hope|attempt|strive)s?(?: to \w+)?$", s[:c]) and
                 not _open_infinitive(s[:c])]
@@ -186,6 +186,8 @@ def rewrite(sentence: str) -> tuple[str, float]:
     return s, len(s.split()) / total
 
 
+# "a framework designed (to ...)": a participle that waits for its complement ends no sentence
+_WAITING_PARTICIPLE = frozenset("designed tailored intended aimed meant dedicated devoted".split())
 # "this problem", "these tasks": the noun of an earlier sentence, said with its modifiers
 _REF_NP = re.compile(r"\b(?:these|this|such)\s+(?P<head>problems?|tasks?|settings?|questions?|games?)\b", re.I)
 _NOT_MODIFIER = STOP_WORDS | frozenset("""many several some various new novel important open challenging general

@@ -64,7 +64,7 @@ def normalise_quotes(text: str) -> str:
 
 _ABBREV = re.compile(
     r"(?:\b(?:e\.g|i\.e|et al|etc|vs|cf|Fig|Figs|Eq|Eqs|Sec|resp|approx|a\.k\.a|w\.r\.t|"
-    r"viz|Dr|Prof|No|Vol|St|U\.S|Ph\.D|i\.i\.d)\.)$")
+    r"viz|Dr|Prof|No|Vol|St|U\.S|Ph\.D|i\.i\.d)\.|\b(?:Yahoo|Jeopardy)!)$")  # "on the Yahoo! front page"
 _BOUNDARY = re.compile(r"(?<=[.!?])([\"')\]]*)\s+(?=[\"'(\[]?[A-Z0-9])")
 
 
