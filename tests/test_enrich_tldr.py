@@ -573,3 +573,9 @@ def test_a_cut_never_leaves_a_participle_waiting_and_yahoo_ends_no_sentence():
     assert not text.endswith("designed.")
     assert len(split_sentences("We solve a revenue problem on the Yahoo! Front Page Today Module. It scales.")) == 2
     assert "back-reference" in tldr_breaks("We call the result a submodular field grammar (SFG).")
+
+
+def test_this_paper_proposes_is_framed_by_the_problem_too():
+    text = ("Sum-product networks are tractable probabilistic models. Learning sum-product networks is slow. This paper "
+            "describes a new online structure learning technique for streaming data. It scales to millions of items.")
+    assert tldr(text).startswith("For sum-product networks, this paper describes a new online structure learning")

@@ -43,7 +43,7 @@ def _article(article: str, word: str) -> str:
     return right.capitalize() if article[:1].isupper() else right
 
 
-_WE = re.compile(r"^(?:In this (?:paper|work|study),?\s+)?[Ww]e (?=[a-z])")
+_WE = re.compile(r"^(?:In this (?:paper|work|study),?\s+)?(?:[Ww]e|(?P<paper>[Tt]his (?:paper|work|study))) (?=[a-z])")
 
 
 def framed(tldr: str, doc: Doc) -> str:
@@ -56,5 +56,6 @@ def framed(tldr: str, doc: Doc) -> str:
     found = opening_problem(doc, forms)
     if not found or stems(found) & stems(expand(tldr, forms) if forms else tldr):
         return tldr
-    longer = f"For {found}, we {tldr[m.end():]}"
+    who = "this " + m.group("paper").split()[1] if m.group("paper") else "we"  # "For X, this paper proposes ..."
+    longer = f"For {found}, {who} {tldr[m.end():]}"
     return longer if len(longer) <= MAX_CHARS and not tldr_breaks(longer) else tldr
