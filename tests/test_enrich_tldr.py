@@ -579,3 +579,10 @@ def test_this_paper_proposes_is_framed_by_the_problem_too():
     text = ("Sum-product networks are tractable probabilistic models. Learning sum-product networks is slow. This paper "
             "describes a new online structure learning technique for streaming data. It scales to millions of items.")
     assert tldr(text).startswith("For sum-product networks, this paper describes a new online structure learning")
+
+
+def test_a_short_two_sentence_tldr_is_framed_when_neither_sentence_names_the_problem():
+    text = ("Universal style transfer aims to render any image in any style. Style transfer is slow. We present a "
+            "simple yet effective method. The key ingredient is a pair of feature transforms, whitening and coloring, "
+            "inside an image reconstruction network. It needs no training per style.")
+    assert tldr(text).startswith("For universal style transfer, we present a simple yet effective method. The key")
