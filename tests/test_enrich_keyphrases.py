@@ -87,3 +87,11 @@ def test_the_number_of_keyphrases_stays_reasonable():
         facts = derive_facts(None, text)
         assert 3 <= len(facts["keyphrases"]) <= 8, facts["keyphrases"]
         assert facts["label"], facts
+
+
+def test_a_keyphrase_never_stops_on_the_adjective_of_a_longer_term():
+    text = ("Score-based diffusion models sample by solving reverse stochastic differential equations. We study "
+            "stochastic differential equations whose drift is learned, and we learn permutation invariant set functions "
+            "with polynomial layers. Stochastic differential equations and permutation invariant functions recur.")
+    for p in keyphrases(Doc.of(text), k=10):
+        assert p.lower().split()[-1] not in ("differential", "invariant", "polynomial"), p

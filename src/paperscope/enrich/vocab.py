@@ -91,8 +91,8 @@ environment element segment experiment argument document instrument treatment as
 management alignment movement embedment improvement statement equipment investment content
 event intent extent constant variant descent ascent parent percent talent tenant
 participant assistant quadrant dictionary vocabulary boundary summary library binary memory
-statistic characteristic arithmetic integral polynomial functional differential deferral rodent
-adversary commentary glossary coefficient opponent ingredient incident invariant determinant
+statistic characteristic arithmetic deferral rodent adversary commentary glossary coefficient opponent
+ingredient incident determinant
 """.split())
 
 
