@@ -30,7 +30,7 @@ from .compose import reads_as_title
 from .cues import DESCRIBE, MAIN_CONTRIBUTION
 from .methods import Mention, is_background
 from .named import RESULT_VERBS, named_descriptions, subject_descriptions
-from .noun_phrase import (ASIDE, GENERIC_VERB, LEAD, abbreviated, before_lean, capital, content, fits,
+from .noun_phrase import (ASIDE, GENERIC_VERB, LEAD, PRAISE, abbreviated, before_lean, capital, content, fits,
                           leans_back, loose_end, phrase_end, tidy, unlean, with_relative)
 from .phrases import gerund
 from .rules import label_breaks
@@ -125,9 +125,7 @@ _KIND_TO_VERB = re.compile(r"^(?:(?:simple|novel|new|general|principled|efficien
 
 
 # "a simple, scalable, and fast gradient descent algorithm": the praise before the thing
-_PRAISE = (r"(?:simple|scalable|fast|efficient|effective|novel|new|general|flexible|robust|practical|principled|"
-           r"lightweight|accurate|powerful|versatile|elegant|generic|unified)")
-_PRAISE_LIST = re.compile(r"^(?:(?:a|an|the)\s+)?(?:" + _PRAISE + r",\s+)+(?:and\s+|or\s+)?" + _PRAISE +
+_PRAISE_LIST = re.compile(r"^(?:(?:a|an|the)\s+)?(?:" + PRAISE + r",\s+)+(?:and\s+|or\s+)?" + PRAISE +
                           r"\s+(?=[\w-]+\s)", re.I)
 _HERE = re.compile(r"^(?:in this (?:article|paper|work|note)|here(?:in)?),?\s+(?=(?:a|an|the)\s)", re.I)
 _COMMA_WITH = re.compile(r",\s+(?=(?:with|using|via|based on|for|through|by)\b)")

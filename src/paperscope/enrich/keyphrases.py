@@ -21,6 +21,7 @@ from collections import Counter, defaultdict
 from functools import lru_cache
 
 from ..words import FILLER_WORDS, STOP_WORDS, prose_tokens, singular
+from .phrases import third_person
 from .text import ADJ_SUFFIX, Doc, name_key
 from .vocab import ADJ_END, ADJ_NOUNS, STOP_NAMES, VERBS
 
@@ -159,12 +160,7 @@ proven discovered discussed argued claimed mastered drawn
 def _verb_forms(lemma: str) -> set[str]:
     """The -s and -ing forms of a verb: "focus" -> focuses, focusing; "study" -> studies,
     studying; "derive" -> derives, deriving; "see" -> sees, seeing."""
-    if lemma.endswith(("s", "sh", "ch", "x", "z")):
-        third = lemma + "es"
-    elif lemma.endswith("y") and lemma[-2] not in "aeiou":
-        third = lemma[:-1] + "ies"
-    else:
-        third = lemma + "s"
+    third = third_person(lemma)
     ing = lemma[:-1] + "ing" if lemma.endswith("e") and not lemma.endswith(("ee", "ye")) \
         else lemma + "ing"
     return {third, ing}

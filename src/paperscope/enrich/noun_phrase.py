@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ..words import FILLER_WORDS, STOP_WORDS
-from .phrases import OF_HEADS, as_gerund_phrase, gerund, soft_cuts
+from .phrases import OF_HEADS, as_gerund_phrase, gerund, soft_cuts, third_person
 from .problem import PAREN
 from .rules import BACKREF, DANGLING, SELF_REF
 from .vocab import is_modifier
@@ -83,10 +83,11 @@ def phrase_end(text: str) -> str:
     return text[:m.start()] if m else text
 
 
+# words that praise what follows them ("a simple, scalable, and fast X"; "a novel, brain-inspired X")
+PRAISE = (r"(?:simple|scalable|fast|efficient|effective|novel|new|general|flexible|robust|practical|principled|"
+          r"lightweight|accurate|powerful|versatile|elegant|generic|unified|modular)")
 # "a novel, brain-inspired architecture": a praise word and the modifier after it
-_PRAISE_COMMA = re.compile(r"^(?:(?:a|an|the)\s+)?(?:novel|new|simple|efficient|effective|general|scalable|lightweight|"
-                           r"powerful|flexible|principled|unified|fast|robust|practical|generic|versatile|modular),"
-                           r"(?=\s+[\w-]+\s+[\w-])", re.I)
+_PRAISE_COMMA = re.compile(r"^(?:(?:a|an|the)\s+)?" + PRAISE + r",(?=\s+[\w-]+\s+[\w-])", re.I)
 _SPACES = re.compile(r"\s+")
 _THAT_IS = re.compile(r"\b(?:that|which) (?:is|are) (?=\w+ed\b)")  # "layer that is based on" -> "layer based on"
 _SPACE_PUNCT = re.compile(r"\s+([,;:])")
@@ -273,7 +274,7 @@ def with_relative(head: str, obj: str, result_verbs: frozenset[str] = frozenset(
     verb, rest = (rel.group("verb"), rel.group("rest")) if rel else ("", "")
     modal = _MODAL_VERB.match(rest) if verb in _MODALS else None
     if modal:  # "a framework which can infer X" -> "framework that infers X"
-        verb, rest = _third_person(modal.group("verb")), modal.group("rest")
+        verb, rest = third_person(modal.group("verb")), modal.group("rest")
     if not rel or verb in GENERIC_VERB | result_verbs | _MODALS or is_modifier(last) or \
             re.search(r"(?:ed|tion|ment|ity|ness|al)$", verb) or last.lower() in STOP_WORDS:
         return head  # "the extent to which pretrained models ...": no verb, or a head still waiting
@@ -284,10 +285,6 @@ _MODALS = frozenset("can could may might will would".split())
 _MODAL_VERB = re.compile(r"(?:\w+ly\s+)?(?!(?:be|not|also|only|then|now|even|already|still|often|always|never|further|both|easily)\b)(?P<verb>[a-z]{3,})\s+(?P<rest>\S.*)")
 
 
-def _third_person(verb: str) -> str:
-    if re.search(r"(?:s|sh|ch|x|z)$", verb):
-        return verb + "es"
-    return verb[:-1] + "ies" if re.search(r"[^aeiou]y$", verb) else verb + "s"
 
 
 RELATIVE = re.compile(r"\s*(?:\([^()]*\)\s*)?,?\s*(?:which|that) (?P<verb>[a-z]{3,}) (?P<rest>.+)")

@@ -83,6 +83,13 @@ def gerund(verb: str) -> str | None:
     return v + "ing"
 
 
+def third_person(lemma: str) -> str:
+    """"focus" -> focuses, "study" -> studies, "derive" -> derives."""
+    if lemma.endswith(("s", "sh", "ch", "x", "z")):
+        return lemma + "es"
+    return lemma[:-1] + "ies" if lemma.endswith("y") and lemma[-2:-1] not in ("a", "e", "i", "o", "u") else lemma + "s"
+
+
 def hard_cut(text: str, min_words: int = 2) -> str:
     """`text` up to its first hard boundary that leaves `min_words` words."""
     for m in HARD_END.finditer(text):
