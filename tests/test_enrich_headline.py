@@ -562,3 +562,32 @@ def test_an_adjective_is_no_verb_and_a_half_said_both_or_a_verb_opening_breaks_t
                   "Having overlooked the impact of feature dependence on graph neural networks"):
         assert label_breaks(label), label
     assert not label_breaks("Second-order bounds in both online and offline reinforcement learning")
+
+
+def test_a_name_set_off_by_dashes_or_called_in_capitals_is_the_papers_with_what_it_is():
+    dashed = ("Amortized inference is simulation-hungry. Current methods are inflexible. Here, we present a new amortized "
+              "inference method---the Simformer---which overcomes these limitations. It uses a diffusion model.")
+    assert label_of(dashed).startswith("Simformer: amortized inference method")
+    called = ("Sampling hierarchical models is hard. Recent Riemannian manifold Hamiltonian Monte Carlo (RMHMC) methods "
+              "are expensive. We introduce a new RMHMC method, which we call semi-separable Hamiltonian Monte Carlo, which "
+              "uses a specially designed mass matrix that allows the joint Hamiltonian over model parameters and "
+              "hyperparameters to have an explicit leapfrog step. It mixes faster.")
+    assert label_of(called).startswith("Semi-separable Hamiltonian Monte Carlo: ")
+    assert "uses a specially designed mass matrix" in label_of(called)
+
+
+def test_what_a_contribution_is_able_to_do_or_holds_for_stays_in_its_label():
+    equivariant = ("Volumetric data has rotational symmetry. We present a convolutional network that is equivariant to "
+                   "rigid body motions. It learns from fewer examples.")
+    assert label_of(equivariant) == "Convolutional network that is equivariant to rigid body motions"
+    capable = ("Black-box attacks need many queries. In this work, we propose a meta attack approach that is capable of "
+               "attacking a targeted model with much fewer queries. It learns from previous attacks.")
+    assert label_of(capable).startswith("Meta attack approach capable of attacking a targeted model")
+
+
+def test_an_adjective_after_approach_to_is_no_verb_and_a_manner_left_unsaid_dangles():
+    text = ("Agents explore together. We develop an approach to efficient coordinated exploration that is suitable for "
+            "problems of practical scale. It scales to many agents.")
+    assert label_of(text).startswith("Approach to efficient coordinated exploration")
+    assert "dangling" in label_breaks("SVCCA: tool for quickly comparing two representations in a way")
+    assert not label_breaks("Method for learning sparse representations in an unsupervised fashion")

@@ -94,6 +94,12 @@ _LIGHT_FRONT = re.compile(r"^(?:(?:conducting|employing|considering|using|utili[
                           r"long-standing)\s+)+(?:problem|issue|task|question|challenge)s?\s+of\s+)", re.I)
 # a verb where a title has its head noun: "significantly improves X", "transforms X", "caters to"
 _VERB_HEAD = re.compile(r"^(?:\w+ly\s+)?(?P<verb>[a-z]+(?:s|ed))\b(?!\s*(?:[,:;)]|$))")
+# "automatically designed semantic segmentation network": an adverb and a participle before a noun
+_ADJ_PARTICIPLE = re.compile(r"^\w+ly\s+[a-z]+ed\s+(?!(?:a|an|the|to|by|in|on|for|with|from|that|this|these|"
+                             r"our|its|their|as|at|into|over|and|or)\b)[\w-]+\s+[\w-]+")
+# "network that is equivariant to rigid body motions": what it is, not a clause of the field
+_HOLDS_FOR = re.compile(r"\s(?:that|which) (?:is|are) (?=(?:\w+ly )?[a-z-]{4,}(?<!ed)(?<!wn)(?<!en) (?:to|under|with|against|"
+                        r"for|across) (?!(?:be|this|these|that|its|their)\b)\w+ \w)")
 _FINITE_INSIDE = re.compile(r"\s(?:is|are|was|were|often|usually|typically)\s+(?:\w+\s+)?"
                             r"(?:suffers?|is|are|has|have|\w+ed)?\b", re.I)
 
@@ -118,14 +124,15 @@ def reads_as_title(body: str, kind: str, verbs: frozenset[str], named: bool = Fa
     ...", "caters to ...") or holds one after its subject ("the merged model often suffers
     from ...")."""
     m = _VERB_HEAD.match(body)
-    if m and m.group("verb") in verbs or _HALF_PAIR.search(body) or _BROKEN.search(body):
+    if m and m.group("verb") in verbs and not _ADJ_PARTICIPLE.match(body) or _HALF_PAIR.search(body) or \
+            _BROKEN.search(body):
         return False
     words = body.lower().split()
     if words and (words[-1] in _VERB_END or named and words[0] in _BASE_VERBS):
         return False
     if kind == "claim":  # a finding, not the state of the field ("X often suffers from Y")
         return not named and not re.search(r"\b(?:often|usually|typically|commonly|frequently|generally)\b", body)
-    return not _FINITE_INSIDE.search(body.split(" whether ", 1)[0])  # "to determine whether X is in Y"
+    return not _FINITE_INSIDE.search(_HOLDS_FOR.sub(" ", body.split(" whether ", 1)[0]))  # "to determine whether X is in Y"
 
 
 # a purpose left without its object ("framework to mitigate"), an infinitive for a head ("to

@@ -29,9 +29,10 @@ from .acronyms import expand
 from .compose import reads_as_title
 from .cues import DESCRIBE, MAIN_CONTRIBUTION
 from .methods import Mention, is_background
-from .named import RESULT_VERBS, named_descriptions, subject_descriptions
-from .noun_phrase import (ASIDE, GENERIC_VERB, LEAD, PRAISE, abbreviated, before_lean, capital, content, fits,
-                          leans_back, loose_end, phrase_end, tidy, unlean, with_relative)
+from .named import (APPOSITION, CALLED_NAME, DASH_NAME, NAME_AFTER, RESULT_VERBS, named_descriptions,
+                    subject_descriptions)
+from .noun_phrase import (GENERIC_VERB, LEAD, abbreviated, before_lean, capital, content, fits, leans_back,
+                          loose_end, phrase_end, prepared_object, tidy, with_relative)
 from .phrases import gerund
 from .rules import label_breaks
 from .vocab import VERBS, is_modifier
@@ -79,16 +80,8 @@ _NOT_OBJECT = re.compile(r"(?:(?:extensive |numerical |experimental |empirical |
                          r"(?:perspective|view|look|lens)|(?:perspective|lens) (?:on|of|into)|(?:a |the )?(?:broad|wide|large|"
                          r"diverse|rich) (?:range|class|family|variety|set|spectrum) of|(?:several|some|many|various) (?:insights?|"
                          r"ways?|results?))\b", re.I)
-_APPOSITION = re.compile(r"^(?P<np>[^,;:()]{3,70}),\s+(?P<desc>(?:a|an)\s.+)$")
 _NAMING = ("intro", "called", "appositive", "markup")
 
-
-_NAME_AFTER = re.compile(r"^(?P<np>[^,;:]{5,90}), (?P<name>[A-Z][\w-]{2,20}|[a-z]+-[\w-]+), "
-                         r"(?P<rest>(?:which|that|a|an|to|for)\b.*)$")
-_CALLED_NAME = re.compile(r"^(?P<np>[^,;:()]{5,90}?),? (?:called|named|termed|dubbed|(?:which|that) we (?:refer to as|"
-                          r"call|term|dub|name)) (?:the )?(?P<name>[a-z][\w-]*"
-                          r"(?: [a-z][\w-]*){0,2})(?=(?:\s*\([^()]*\))?(?:,|\.|$| which| that))")
-_CITATION = re.compile(r"\s*\([^()]*\b(?:19|20)\d\d[a-z]?\)")
 
 
 class _Named(Exception):
@@ -119,31 +112,8 @@ _LIGHT_MEANS = frozenset("using making having being doing taking showing providi
                          "leveraging establishing exploiting employing adopting utilizing utilising following "
                          "relying studying analyzing noting observing assuming separating defining proposing "
                          "introducing developing presenting designing".split())  # the last five: _BY's
-_KIND_TO_VERB = re.compile(r"^(?:(?:simple|novel|new|general|principled|efficient) )*(?:method|approach|"
-                           r"framework|technique|way|algorithm|strategy|scheme|procedure) to "
-                           r"(?P<v1>[a-z]+)(?: and (?P<v2>[a-z]+))? ")
-
-
-# "a simple, scalable, and fast gradient descent algorithm": the praise before the thing
-_PRAISE_LIST = re.compile(r"^(?:(?:a|an|the)\s+)?(?:" + PRAISE + r",\s+)+(?:and\s+|or\s+)?" + PRAISE +
-                          r"\s+(?=[\w-]+\s)", re.I)
-_HERE = re.compile(r"^(?:in this (?:article|paper|work|note)|here(?:in)?),?\s+(?=(?:a|an|the)\s)", re.I)
 _COMMA_WITH = re.compile(r",\s+(?=(?:with|using|via|based on|for|through|by)\b)")
-_FRAME_OF = re.compile(r"\b(for|in|on|to) (?:the|a) (?:(?:general|broad|wide|large|generic|common) )?"
-                       r"(?:scenario|setting|class|family|problem) of (?!(?:the|a|an|this|these|which|all)\b)", re.I)
-
-
-def _prepared(text: str) -> str:
-    """An object as it can stand alone: no citation, no aside, no determiner before a specific
-    phrase, no leading article or praise; "the use of X" is X; "a method to V X" is "Ving X"."""
-    obj = LEAD.sub("", _PRAISE_LIST.sub("", unlean(ASIDE.sub(r"\1 ", _CITATION.sub("", text)))))
-    obj = re.sub(r"^(?:the )?use of ", "", obj)
-    obj = _FRAME_OF.sub(r"\1 ", re.sub(r"\b(\w+ly), (and|or) (\w+ly),", r"\1 \2 \3", obj))  # "faithfully, and minimally,"  # "bounds for the general scenario of X processes" -> "bounds for X processes"
-    m = _KIND_TO_VERB.match(obj)
-    if m and gerund(m.group("v1")) and m.group("v1") not in GENERIC_VERB:
-        verbs = gerund(m.group("v1")) + (f" and {gerund(m.group('v2')) or m.group('v2')}" if m.group("v2") else "")
-        obj = f"{verbs} {obj[m.end():]}"
-    return obj
+_HERE = re.compile(r"^(?:in this (?:article|paper|work|note)|here(?:in)?),?\s+(?=(?:a|an|the)\s)", re.I)
 
 
 def _objects(s: str, tier: int, deferred: list[str] | None = None,
@@ -160,15 +130,15 @@ def _objects(s: str, tier: int, deferred: list[str] | None = None,
         if not starts:
             starts += list(_AND_MAKE.finditer(s)) + list(_OUR_MAKES.finditer(s))
         if second is not None:  # read after every sentence: the first verb's object may be the paper's
-            second += [("and", _prepared(s[m.end():])) for m in _AND_VERB.finditer(s)
+            second += [("and", prepared_object(s[m.end():])) for m in _AND_VERB.finditer(s)
                        if all(m.end() != n.end() for n in starts)]
-            second += [("describe", o) for o in (_prepared(s[m.end():]) for m in _DESCRIBE.finditer(s))
+            second += [("describe", o) for o in (prepared_object(s[m.end():]) for m in _DESCRIBE.finditer(s))
                        if not _NOT_OBJECT.match(o)]
     if tier == 2:
         starts += list(_OUR_IS.finditer(s))
     for m in starts:
         rest = s[m.end():]
-        obj = _prepared(_HERE.sub("", rest) if tier == 0 else rest)  # "we propose in this article X"
+        obj = prepared_object(_HERE.sub("", rest) if tier == 0 else rest)  # "we propose in this article X"
         infinitive = re.match(r"to (?:instead |also |further |(?P<adv>[a-z]+ly) )?(?P<v>[a-z]+) (?=\S)", obj)
         if tier == 0 and infinitive and "verb" in m.groupdict() and m.group("verb").lower().startswith("propos"):
             g = gerund(infinitive.group("v"))  # "we propose to use RL to search ..." -> "Using RL to ..."
@@ -180,16 +150,16 @@ def _objects(s: str, tier: int, deferred: list[str] | None = None,
             out.append(obj)
     if tier == 1:
         if second is not None:  # "we conduct a systematic study of X", "we address this by learning X"
-            second += [("study", _prepared(s[m.end("verb"):])) for m in _CONDUCT.finditer(s)]
-            second += [("means", f"{m.group('verb')} {_prepared(s[m.end():])}") for m in _BY_MEANS.finditer(s)
+            second += [("study", prepared_object(s[m.end("verb"):])) for m in _CONDUCT.finditer(s)]
+            second += [("means", f"{m.group('verb')} {prepared_object(s[m.end():])}") for m in _BY_MEANS.finditer(s)
                        if m.group("verb").lower() not in _LIGHT_MEANS]
-            second += [("means", f"{gerund(m.group('verb'))} {_prepared(s[m.end():])}") for m in _USE_TO.finditer(s)
+            second += [("means", f"{gerund(m.group('verb'))} {prepared_object(s[m.end():])}") for m in _USE_TO.finditer(s)
                        if gerund(m.group("verb")) and m.group("verb") not in GENERIC_VERB]
         for m in _AIMS.finditer(s):  # "This paper aims to understand X" -> "Understanding X"
             g = gerund(m.group("verb"))
             if g and m.group("verb") not in GENERIC_VERB:
                 rest = re.sub(r"\band to ([a-z]+)\b", lambda v: "and " + (gerund(v.group(1)) or v.group(1)),
-                              _prepared(s[m.end():]), count=1)  # "to analyze X and to give Y"
+                              prepared_object(s[m.end():]), count=1)  # "to analyze X and to give Y"
                 deferred.append(f"{g} {rest}")
     if tier == 0 and not out:
         p = _PASSIVE.match(_OPENING.sub("", s))
@@ -321,31 +291,9 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
         if tier == 0:  # the paper's named contribution, not said here: the scored candidates know more
             raise _Named
         return None
-    called = _CALLED_NAME.match(obj)  # "a simple modification to X called conditional finetuning, which"
-    if called and not names and content(called.group("np")) >= 2 and not leans_back(called.group("np")) and \
-            not is_modifier(called.group("name").split()[-1]):  # "which we call variationally coherent"
-        label = _best(f"{capital(called.group('name'))}: ", LEAD.sub("", called.group("np")), forms,
-                      limit - len(called.group("name")) - 2, 2)
-        if label:
-            return label
-    if True:
-        late = _NAME_AFTER.match(obj)  # "a unified model with one set of parameters, Spider, which"
-        if late and late.group("name").lower() not in STOP_WORDS:
-            np_ = LEAD.sub("", late.group("np"))
-            rel = re.match(r"(?:which|that) (?P<verb>[a-z]+) (?P<rest>.+)", late.group("rest"))
-            if rel and rel.group("verb") not in GENERIC_VERB | RESULT_VERBS and \
-                    len(np_.split()) <= 4:  # "meta-dropout, which learns to perturb ..."
-                np_ = f"{np_} that {rel.group('verb')} {phrase_end(rel.group('rest'))}"
-            label = _best(f"{capital(late.group('name'))}: ", np_, forms, limit - len(late.group("name")) - 2, 2)
-            if label:
-                return label
-        ap = _APPOSITION.match(obj)
-        if ap and len(ap.group("np").split()) <= 6:  # "covert malicious finetuning, a method to ..."
-            np_, desc = tidy(LEAD.sub("", ap.group("np"))), LEAD.sub("", phrase_end(ap.group("desc")))
-            if np_ and content(desc) >= 2 and not leans_back(desc + " " + np_):
-                label = _best(f"{capital(np_)}: ", desc, forms, limit - len(np_) - 2, 2)
-                if label:
-                    return label
+    label = _said_name(obj, names, forms, limit)
+    if label:
+        return label
     head = LEAD.sub("", phrase_end(obj))
     need = need or (3 if tier == 0 else 4)
     if leans_back(head):  # "algorithm that leverages X by splitting them": end before the phrase that leans
@@ -366,6 +314,39 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
         if len(longer.split()) > len(label.split()) and not leans_back(longer):
             label = _best("", longer, forms, limit, need, whole=True) or label
     return label
+
+
+def _said_name(obj: str, names: list[Mention], forms: dict[str, str], limit: int) -> str | None:
+    """"Name: what it is" for a name the object gives in words of its own: "called X", "---the
+    X---", ", X, which", "X, a method to ..."."""
+    called = CALLED_NAME.match(obj) or DASH_NAME.match(obj)  # "a simple modification to X called conditional
+    if called and not names and not leans_back(called.group("np")) and \
+            not is_modifier(called.group("name").split()[-1]):  # finetuning, which"; "which we call variationally coherent"
+        np_ = LEAD.sub("", phrase_end(called.group("np")))
+        if len(np_.split()) <= 4:  # "network pruning algorithm called DST that can jointly find X"
+            np_ = with_relative(np_, np_ + re.sub(r"^\s*\([^()]*\)", "", obj[called.end("name"):]), RESULT_VERBS)
+        label = _best(f"{capital(called.group('name'))}: ", np_, forms,
+                      limit - len(called.group("name")) - 2, 2) if content(np_) >= 2 else None
+        if label:
+            return label
+    late = NAME_AFTER.match(obj)  # "a unified model with one set of parameters, Spider, which"
+    if late and late.group("name").lower() not in STOP_WORDS:
+        np_ = LEAD.sub("", late.group("np"))
+        rel = re.match(r"(?:which|that) (?P<verb>[a-z]+) (?P<rest>.+)", late.group("rest"))
+        if rel and rel.group("verb") not in GENERIC_VERB | RESULT_VERBS and \
+                len(np_.split()) <= 4:  # "meta-dropout, which learns to perturb ..."
+            np_ = f"{np_} that {rel.group('verb')} {phrase_end(rel.group('rest'))}"
+        label = _best(f"{capital(late.group('name'))}: ", np_, forms, limit - len(late.group("name")) - 2, 2)
+        if label:
+            return label
+    ap = APPOSITION.match(obj)
+    if ap and len(ap.group("np").split()) <= 6:  # "covert malicious finetuning, a method to ..."
+        np_, desc = tidy(LEAD.sub("", ap.group("np"))), LEAD.sub("", phrase_end(ap.group("desc")))
+        if np_ and content(desc) >= 2 and not leans_back(desc + " " + np_):
+            label = _best(f"{capital(np_)}: ", desc, forms, limit - len(np_) - 2, 2)
+            if label:
+                return label
+    return None
 
 
 def _descriptions(obj: str, m: Mention, forms: dict[str, str], own: list[str]) -> list[str]:

@@ -29,6 +29,17 @@ _CALLED = re.compile(r"\s*,?\s+" + _NAMING_WORDS + r"\s*$|\s*[,(]\s*$")
 # "reasoning framework, called Thought Rollback (TR)": the kind before the spelled-out name
 _KIND_CALLED = re.compile(r"^(?P<kind>[^,;]{3,80}?),?\s+" + _NAMING_WORDS + r"\s+(?P<long>[^,;]{3,80})$")
 
+# the forms in which an object names what it is: "a new objective, unlikelihood training, which"
+APPOSITION = re.compile(r"^(?P<np>[^,;:()]{3,70}),\s+(?P<desc>(?:a|an)\s.+)$")
+NAME_AFTER = re.compile(r"^(?P<np>[^,;:]{5,90}), (?P<name>[A-Z][\w-]{2,20}|[a-z]+-[\w-]+), "
+                         r"(?P<rest>(?:which|that|a|an|to|for)\b.*)$")
+CALLED_NAME = re.compile(r"^(?P<np>[^,;:()]{5,90}?),? (?:called|named|termed|dubbed|(?:which|that) we (?:refer to as|"
+                          r"call|term|dub|name)) (?:the )?(?P<name>[a-z][\w-]*(?: [a-z][\w-]*){0,2}|"
+                          r"[A-Za-z][\w-]*(?: [A-Z][\w-]*){1,3})(?=(?:\s*\([^()]*\))?(?:,|\.|$| which| that))")
+# "a new amortized inference method---the Simformer---which", "algorithms -- TreeHist and Bitstogram."
+DASH_NAME = re.compile(r"^(?P<np>[^,;:()]{5,120}?)\s*(?:---|--|—|–)\s*(?:the )?(?P<name>[A-Z][\w-]{1,19}\w"
+                        r"(?: and [A-Z][\w-]{1,19}\w)?)\s*(?:---|--|—|–|,|\.|$)(?P<rest>.*)$")
+
 
 def _bare_kind(desc: str) -> bool:
     """"deep learning framework": only the kind of thing the name is."""

@@ -90,12 +90,17 @@ PRAISE = (r"(?:simple|scalable|fast|efficient|effective|novel|new|general|flexib
 _PRAISE_COMMA = re.compile(r"^(?:(?:a|an|the)\s+)?" + PRAISE + r",(?=\s+[\w-]+\s+[\w-])", re.I)
 _SPACES = re.compile(r"\s+")
 _THAT_IS = re.compile(r"\b(?:that|which) (?:is|are) (?=\w+ed\b)")  # "layer that is based on" -> "layer based on"
+_THAT_CAPABLE = re.compile(r"\b(?:that|which) (?:is|are) (?=capable of \w+ing\b)")
+_THAT_ABLE = re.compile(r"\b(that|which) (is|are) able to ([a-z]{3,}(?<!ing))\b")
 _SPACE_PUNCT = re.compile(r"\s+([,;:])")
 
 
 def tidy(text: str) -> str:
     text = _SPACES.sub(" ", PAREN.sub("", text)).strip(" ,;:.-")
     text = _THAT_IS.sub("", text)
+    text = _THAT_CAPABLE.sub("", text)  # "approach that is capable of attacking X" -> "approach capable of ..."
+    text = _THAT_ABLE.sub(lambda m: f"{m.group(1)} {third_person(m.group(3)) if m.group(2) == 'is' else m.group(3)}",
+                          text)  # "that is able to learn" -> "that learns"
     text = _SPACE_PUNCT.sub(r"\1", text).replace("“", "").replace("”", "")
     while True:
         shorter = _TRAIL.sub("", text).strip(" ,;:")
@@ -269,22 +274,65 @@ _BY_MEANS = re.compile(r"[^,;]{3,80}?\bby (?:\w+ly )?(?P<verb>[a-z]+ing) (?P<res
 def with_relative(head: str, obj: str, result_verbs: frozenset[str] = frozenset()) -> str:
     """`head` with the relative clause that follows it in `obj`, when that says what it is:
     "un-normalized EBMs which operate not at the token but at the sequence level"."""
-    rel = RELATIVE.match(obj[len(phrase_end(obj)):])
+    rel = RELATIVE.match(_PARTICIPLE_ASIDE.sub("", obj[len(phrase_end(obj)):], count=1))
     last = head.rsplit(" ", 1)[-1]
     verb, rest = (rel.group("verb"), rel.group("rest")) if rel else ("", "")
+    able = _ABLE.match(rest) if verb in ("is", "are") else None
+    if able:  # "a model that is able to learn X" -> "model that learns X"
+        verb, rest = third_person(able.group("verb")) if verb == "is" else able.group("verb"), rest[able.end():]
+    elif verb in ("is", "are") and rest.startswith("capable of "):  # "a framework which is capable of Ving X"
+        return f"{head} {phrase_end(rest)}"
+    elif verb in ("is", "are") and _PREDICATE.match(rest):  # "a network that is equivariant to rigid motions"
+        return f"{head} that {verb} {phrase_end(rest)}"
     modal = _MODAL_VERB.match(rest) if verb in _MODALS else None
     if modal:  # "a framework which can infer X" -> "framework that infers X"
         verb, rest = third_person(modal.group("verb")), modal.group("rest")
-    if not rel or verb in GENERIC_VERB | result_verbs | _MODALS or is_modifier(last) or \
+    if not rel or verb in GENERIC_VERB | result_verbs | _MODALS | STOP_WORDS or is_modifier(last) or \
             re.search(r"(?:ed|tion|ment|ity|ness|al)$", verb) or last.lower() in STOP_WORDS:
         return head  # "the extent to which pretrained models ...": no verb, or a head still waiting
-    return f"{head} that {verb} {phrase_end(rest)}"
+    adverb = f"{rel.group('adv')} " if rel.group("adv") and not modal else ""  # "that directly targets X"
+    return f"{head} that {adverb}{verb} {phrase_end(rest)}"
 
 
 _MODALS = frozenset("can could may might will would".split())
+# ", modeled as a continuous-time dynamical system," before the clause
+_PARTICIPLE_ASIDE = re.compile(r"^,\s+[a-z]+ed\b[^,;]{3,60}(?=,\s*(?:which|that)\b)")
+_ABLE = re.compile(r"able to (?P<verb>[a-z]{3,}(?<!ing))\s+(?=\S)")
+# "equivariant to rigid body motions": an adjective with what it holds for
+_PREDICATE = re.compile(r"(?!(?:also|not|then|now|often|usually|only|very|more|less|the|a|an)\b)[a-z-]{4,}(?<!ed) "
+                        r"(?:to|under|with|against|across|in) (?!(?:this|these|that|those|such|its|their|our)\b)\w")
 _MODAL_VERB = re.compile(r"(?:\w+ly\s+)?(?!(?:be|not|also|only|then|now|even|already|still|often|always|never|further|both|easily)\b)(?P<verb>[a-z]{3,})\s+(?P<rest>\S.*)")
 
 
+RELATIVE = re.compile(r"\s*(?:\([^()]*\)\s*)?,?\s*(?:which|that) (?:(?P<adv>[a-z]+ly) )?(?P<verb>[a-z]{2,}) "
+                      r"(?P<rest>.+)")
 
 
-RELATIVE = re.compile(r"\s*(?:\([^()]*\)\s*)?,?\s*(?:which|that) (?P<verb>[a-z]{3,}) (?P<rest>.+)")
+_CITATION = re.compile(r"\s*\([^()]*\b(?:19|20)\d\d[a-z]?\)")
+# "a method to V X" is "Ving X"
+_KIND_TO_VERB = re.compile(r"^(?:(?:simple|novel|new|general|principled|efficient) )*(?:method|approach|"
+                           r"framework|technique|way|algorithm|strategy|scheme|procedure) to "
+                           r"(?P<v1>[a-z]+)(?: and (?P<v2>[a-z]+))? ")
+
+
+# "a simple, scalable, and fast gradient descent algorithm": the praise before the thing
+_PRAISE_LIST = re.compile(r"^(?:(?:a|an|the)\s+)?(?:" + PRAISE + r",\s+)+(?:and\s+|or\s+)?" + PRAISE +
+                          r"\s+(?=[\w-]+\s)", re.I)
+_FRAME_OF = re.compile(r"\b(for|in|on|to) (?:the|a) (?:(?:general|broad|wide|large|generic|common) )?"
+                       r"(?:scenario|setting|class|family|problem) of (?!(?:the|a|an|this|these|which|all)\b)", re.I)
+
+
+def prepared_object(text: str) -> str:
+    """An object as it can stand alone: no citation, no aside, no determiner before a specific
+    phrase, no leading article or praise; "the use of X" is X; "a method to V X" is "Ving X"."""
+    obj = LEAD.sub("", _PRAISE_LIST.sub("", unlean(ASIDE.sub(r"\1 ", _CITATION.sub("", text)))))
+    obj = re.sub(r"^(?:the )?use of ", "", obj)
+    obj = _FRAME_OF.sub(r"\1 ", re.sub(r"\b(\w+ly), (and|or) (\w+ly),", r"\1 \2 \3", obj))  # "faithfully, and minimally,"  # "bounds for the general scenario of X processes" -> "bounds for X processes"
+    m = _KIND_TO_VERB.match(obj)
+    if m and re.search(r"(?:ent|ant|ous|ic|tive|sive|[^e]al)$", m.group("v1")):  # "method to automatic X" is no verb:
+        at = m.start("v1") - 4  # "method for automatic X"; "approach to" stays
+        return obj if obj[:at].endswith("approach") else f"{obj[:at]} for {obj[at + 4:]}"
+    if m and gerund(m.group("v1")) and m.group("v1") not in GENERIC_VERB:
+        verbs = gerund(m.group("v1")) + (f" and {gerund(m.group('v2')) or m.group('v2')}" if m.group("v2") else "")
+        obj = f"{verbs} {obj[m.end():]}"
+    return obj

@@ -73,6 +73,8 @@ def _coined(tok: str) -> bool:
 
 
 # last words that wait for their complement: "... scenes capable", "... of class-wise", "hundreds"
+# "scales to large datasets in a manner": a manner still to be said
+_MANNER = re.compile(r"\b(?:in|with) an? (?:manner|way|fashion)$", re.I)
 _WAITING = frozenset("capable able unable hundreds thousands dozens millions billions relying depending "
                      "based focusing showing allowing enabling achieving requiring ensuring providing "
                      "yielding giving containing involving exhibiting demonstrating revealing indicating "
@@ -153,7 +155,7 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
         out.append("lower-case")
     last = words[-1].lower()
     if last in DANGLING or last in _WAITING or last.endswith("-wise") or text.rstrip()[-1:] in ",;:-–(" or \
-            _OPEN_THAT.search(text) or (_HALF_PAIR.search(text) and len(words) >= 5) or \
+            _OPEN_THAT.search(text) or _MANNER.search(text) or (_HALF_PAIR.search(text) and len(words) >= 5) or \
             _KIND_TO_VERB_END.search(text.lower()) or _modifier_end(words):
         out.append("dangling")
     if not _balanced(text):
@@ -188,7 +190,10 @@ _NOT_A_PHRASE = re.compile(r"^\w+ing (?:that|how|why|whether)\b|https?\b|www\.|\
 def _verb_first(text: str) -> bool:
     """Does the phrase open with a finite verb ("Adjusts stale embeddings", "Augments X")?
     A plural noun also ends in -s, so only words the verb list knows count."""
-    first = (_words(text) or [""])[0].lower()
+    words = _words(text) + [""]
+    first = words[0].lower()
+    if first == "automatically" and words[1].endswith("ed"):  # "automatically designed network"
+        return False
     return first in VERB_OPENERS or (first.endswith("s") and first[:-1] in VERB_OPENERS)
 
 
