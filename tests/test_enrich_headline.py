@@ -591,3 +591,9 @@ def test_an_adjective_after_approach_to_is_no_verb_and_a_manner_left_unsaid_dang
     assert label_of(text).startswith("Approach to efficient coordinated exploration")
     assert "dangling" in label_breaks("SVCCA: tool for quickly comparing two representations in a way")
     assert not label_breaks("Method for learning sparse representations in an unsupervised fashion")
+
+
+def test_a_kind_then_its_name_in_lower_case_with_what_it_does():
+    text = ("Likelihood training yields dull text. We propose a new objective, unlikelihood training, which forces "
+            "unlikely generations to be assigned lower probability by the model. It reduces repetition.")
+    assert label_of(text).startswith("Unlikelihood training: objective that forces unlikely generations")

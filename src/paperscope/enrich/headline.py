@@ -29,7 +29,7 @@ from .acronyms import expand
 from .compose import reads_as_title
 from .cues import DESCRIBE, MAIN_CONTRIBUTION
 from .methods import Mention, is_background
-from .named import (APPOSITION, CALLED_NAME, DASH_NAME, NAME_AFTER, RESULT_VERBS, named_descriptions,
+from .named import (APPOSITION, CALLED_NAME, DASH_NAME, KIND_NAME, NAME_AFTER, RESULT_VERBS, named_descriptions,
                     subject_descriptions)
 from .noun_phrase import (GENERIC_VERB, LEAD, abbreviated, before_lean, capital, content, fits, leans_back,
                           loose_end, phrase_end, prepared_object, tidy, with_relative)
@@ -322,14 +322,14 @@ def _said_name(obj: str, names: list[Mention], forms: dict[str, str], limit: int
     called = CALLED_NAME.match(obj) or DASH_NAME.match(obj)  # "a simple modification to X called conditional
     if called and not names and not leans_back(called.group("np")) and \
             not is_modifier(called.group("name").split()[-1]):  # finetuning, which"; "which we call variationally coherent"
-        np_ = LEAD.sub("", phrase_end(called.group("np")))
+        np_ = LEAD.sub("", called.group("np"))
         if len(np_.split()) <= 4:  # "network pruning algorithm called DST that can jointly find X"
             np_ = with_relative(np_, np_ + re.sub(r"^\s*\([^()]*\)", "", obj[called.end("name"):]), RESULT_VERBS)
         label = _best(f"{capital(called.group('name'))}: ", np_, forms,
                       limit - len(called.group("name")) - 2, 2) if content(np_) >= 2 else None
         if label:
             return label
-    late = NAME_AFTER.match(obj)  # "a unified model with one set of parameters, Spider, which"
+    late = NAME_AFTER.match(obj) or KIND_NAME.match(obj)  # "a unified model with one set of parameters, Spider, which"
     if late and late.group("name").lower() not in STOP_WORDS:
         np_ = LEAD.sub("", late.group("np"))
         rel = re.match(r"(?:which|that) (?P<verb>[a-z]+) (?P<rest>.+)", late.group("rest"))

@@ -33,6 +33,11 @@ _KIND_CALLED = re.compile(r"^(?P<kind>[^,;]{3,80}?),?\s+" + _NAMING_WORDS + r"\s
 APPOSITION = re.compile(r"^(?P<np>[^,;:()]{3,70}),\s+(?P<desc>(?:a|an)\s.+)$")
 NAME_AFTER = re.compile(r"^(?P<np>[^,;:]{5,90}), (?P<name>[A-Z][\w-]{2,20}|[a-z]+-[\w-]+), "
                          r"(?P<rest>(?:which|that|a|an|to|for)\b.*)$")
+# "a new objective, unlikelihood training, which forces X": a kind, then its name in words
+KIND_NAME = re.compile(r"^(?P<np>(?:[\w-]+ ){0,2}(?:objective|loss|method|approach|framework|algorithm|technique|model|"
+                       r"architecture|regularizer|estimator|metric|measure|benchmark|dataset|procedure|strategy|"
+                       r"criterion|principle|paradigm|mechanism)), (?P<name>[a-z][\w-]*(?: [a-z][\w-]*){1,2}), "
+                       r"(?P<rest>(?:which|that)\b.*)$")
 CALLED_NAME = re.compile(r"^(?P<np>[^,;:()]{5,90}?),? (?:called|named|termed|dubbed|(?:which|that) we (?:refer to as|"
                           r"call|term|dub|name)) (?:the )?(?P<name>[a-z][\w-]*(?: [a-z][\w-]*){0,2}|"
                           r"[A-Za-z][\w-]*(?: [A-Z][\w-]*){1,3})(?=(?:\s*\([^()]*\))?(?:,|\.|$| which| that))")
