@@ -597,3 +597,14 @@ def test_a_kind_then_its_name_in_lower_case_with_what_it_does():
     text = ("Likelihood training yields dull text. We propose a new objective, unlikelihood training, which forces "
             "unlikely generations to be assigned lower probability by the model. It reduces repetition.")
     assert label_of(text).startswith("Unlikelihood training: objective that forces unlikely generations")
+
+
+def test_an_apposition_with_a_bare_kind_takes_its_clause_and_the_fact_that_is_no_clause():
+    text = ("Image data is correlated. In this work, we show that this redundancy has made training challenging, and "
+            "propose network deconvolution, a procedure which optimally removes pixel-wise and channel-wise correlations "
+            "before the data is fed into each layer. It is cheap.")
+    assert label_of(text) == "Network deconvolution: procedure that optimally removes pixel-wise and channel-wise correlations"
+    fact = ("VAEs are popular. Expressive inference models can hurt. In this paper, we leverage the fact that VAEs rely on "
+            "amortized inference and propose techniques for amortized inference regularization that control the "
+            "smoothness of the inference model. It generalizes better.")
+    assert label_of(fact).startswith("Techniques for amortized inference regularization that control the smoothness")

@@ -59,7 +59,7 @@ _AND_MAKE = re.compile(r"\b(?:we|this (?:paper|work)) (?:\w+ly )?(?:show|find|ar
                        r"(?:propose|introduce|develop|design|present)\s+(?!to\b)", re.I)
 # "we close this gap and present X", "we formulate the problem and propose X": the second verb makes
 _AND_VERB = re.compile(r"\bwe (?:\w+ly )?(?!(?:propose|introduce|present|develop|design|devise)\b)[a-z]+\b"
-                       r"(?:(?!\b(?:that|which|who)\b)[^.;:]){3,140}?,? and (?:then |further |also |thus |hence |"
+                       r"(?:(?!(?<!fact )(?<!observation )\b(?:that|which|who)\b)[^.;:]){3,140}?,? and (?:then |further |also |thus |hence |"
                        r"therefore |finally )?(?:(?:utili[sz]e|use|leverage|apply|employ) (?:it|them) to )?"
                        r"(?:propose|introduce|present|develop|design|devise|construct|build)\s+(?!to\b)", re.I)
 _DESCRIBE = re.compile(DESCRIBE, re.I)
@@ -342,6 +342,8 @@ def _said_name(obj: str, names: list[Mention], forms: dict[str, str], limit: int
     ap = APPOSITION.match(obj)
     if ap and len(ap.group("np").split()) <= 6:  # "covert malicious finetuning, a method to ..."
         np_, desc = tidy(LEAD.sub("", ap.group("np"))), LEAD.sub("", phrase_end(ap.group("desc")))
+        if len(desc.split()) <= 3:  # "network deconvolution, a procedure which optimally removes X"
+            desc = with_relative(desc, LEAD.sub("", ap.group("desc")), RESULT_VERBS)
         if np_ and content(desc) >= 2 and not leans_back(desc + " " + np_):
             label = _best(f"{capital(np_)}: ", desc, forms, limit - len(np_) - 2, 2)
             if label:

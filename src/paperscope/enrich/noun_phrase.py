@@ -291,10 +291,12 @@ def with_relative(head: str, obj: str, result_verbs: frozenset[str] = frozenset(
             re.search(r"(?:ed|tion|ment|ity|ness|al)$", verb) or last.lower() in STOP_WORDS:
         return head  # "the extent to which pretrained models ...": no verb, or a head still waiting
     adverb = f"{rel.group('adv')} " if rel.group("adv") and not modal else ""  # "that directly targets X"
-    return f"{head} that {adverb}{verb} {phrase_end(rest)}"
+    said = _WHEN.split(phrase_end(rest), maxsplit=1)[0]  # "... correlations before the data is fed into X"
+    return f"{head} that {adverb}{verb} {said}"
 
 
 _MODALS = frozenset("can could may might will would".split())
+_WHEN = re.compile(r"\s(?:before|after|when|once|until|whenever)\s(?=(?:the|a|an|it|they|each)\b)")
 # ", modeled as a continuous-time dynamical system," before the clause
 _PARTICIPLE_ASIDE = re.compile(r"^,\s+[a-z]+ed\b[^,;]{3,60}(?=,\s*(?:which|that)\b)")
 _ABLE = re.compile(r"able to (?P<verb>[a-z]{3,}(?<!ing))\s+(?=\S)")
