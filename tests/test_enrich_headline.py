@@ -608,3 +608,33 @@ def test_an_apposition_with_a_bare_kind_takes_its_clause_and_the_fact_that_is_no
             "amortized inference and propose techniques for amortized inference regularization that control the "
             "smoothness of the inference model. It generalizes better.")
     assert label_of(fact).startswith("Techniques for amortized inference regularization that control the smoothness")
+
+
+def test_an_example_aside_quotes_and_praise_with_adverbs_leave_the_object():
+    aside = ("Captioning models know few concepts. We then propose a novel algorithm for training sequence models, such as "
+             "recurrent neural networks, on partially-specified sequences which we represent using automata. It works.")
+    assert label_of(aside) == "Algorithm for training sequence models on partially-specified sequences"
+    praised = ("Kernel PCA does not scale. We propose a simple, computationally efficient, and memory friendly algorithm "
+               "based on the \"doubly stochastic gradients\" to scale up kernel nonlinear component analysis. It converges.")
+    assert label_of(praised).startswith("Algorithm based on the doubly stochastic gradients")
+
+
+def test_a_passive_introduction_after_an_opening_phrase_and_a_tool_applied_to_learn():
+    passive = ("This paper addresses the training of neural ODEs. It is shown how the integration technique regularizes "
+               "the model. From this analysis, a stability-informed parameter initialization technique is introduced.")
+    assert label_of(passive).startswith("Stability-informed parameter initialization technique")
+    applied = ("Deep learning solvers for PDEs have limited accuracy. We propose to overcome this problem by using them as "
+               "preconditioners. More specifically, we apply discretization-invariant neural operators to learn "
+               "preconditioners for the flexible conjugate gradient method (FCG). It is fast.")
+    assert label_of(applied).startswith("Learning preconditioners for the flexible conjugate gradient method")
+    assert not label_of("We apply our method to deep or recurrent neural network training. It helps.").startswith("Deeping")
+
+
+def test_facts_are_no_object_and_not_just_ends_the_phrase():
+    facts = ("Online linear programming matters. First-order methods reach only square-root regret. This paper establishes "
+             "several important facts about online linear programming, which unveils the challenge. To address this "
+             "challenge, we introduce a new algorithmic framework which decouples learning from decision-making.")
+    assert label_of(facts).startswith("Algorithmic framework that decouples learning from decision-making")
+    just = ("Bayesian models are popular. Unlike previous work, we provide bounds on the risk of the Bayesian predictor "
+            "and not just the risk of the Gibbs predictor for the same posterior. The bounds apply widely.")
+    assert "not just" not in label_of(just)

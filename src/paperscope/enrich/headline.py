@@ -40,7 +40,7 @@ from .vocab import VERBS, is_modifier
 VERBS_S = frozenset(v for v in VERBS if v.endswith(("s", "ed")))
 
 # the authors say what they offer: tier 0 what they make, 1 what they study, 2 what they give
-_VOICE = (r"\b(?:we|this (?:paper|work|study|article)|our (?:paper|work|study|(?:main |key |primary )?"
+_VOICE = (r"\b(?:we|this (?:paper|work|study|article)|our (?:paper|work|study|analysis|(?:main |key |primary )?"
           r"contribution))\s+"
           r"(?:(?:\w+ly|also|further|then|first|here|now|therefore|thus|hence|finally|additionally|"
           r"newly|have|has|(?:is|are) the first to|(?<=contribution )(?:is|are) to)\s+)*")
@@ -50,7 +50,7 @@ _TIERS = [re.compile(_VOICE + r"(?:(?:define|formali[sz]e|formulate|motivate|pos
     r"propos|introduc|present|develop|design|devis|construct|creat|formulat|put forward|releas|"
     r"curat|buil|(?<=contribution )(?:i)",
     r"stud|investigat|analy[sz]|examin|explor|revisit|characteri[sz]|focus(?:es)? on|approach|"
-    r"consider|initiat|delv(?:es|e) into",
+    r"consider|initiat|delv(?:es|e) into|advocat",
     r"provid|establish|deriv|offer|contribut|giv")]
 # "we show that X and propose Y", "our method introduces Y": the authors' own contribution said second
 _AND_MAKE = re.compile(r"\b(?:we|this (?:paper|work)) (?:\w+ly )?(?:show|find|argue|demonstrate|observe|"
@@ -68,10 +68,11 @@ _OUR_MAKES = re.compile(r"\bour (?:method|approach|framework|model|algorithm)\s+
 # "X is proposed", "... is introduced": the passive voice at the start of a sentence
 _PASSIVE = re.compile(r"^(?P<obj>(?:a|an|the)\s.{5,160}?)\s+(?:is|are)\s+(?:proposed|introduced|"
                       r"presented|developed)\b", re.I)
-_OPENING = re.compile(r"^(?:(?:in this (?:paper|work)|here|to this end|finally|specifically),?\s+)", re.I)
+_OPENING = re.compile(r"^(?:(?:in this (?:paper|work)|here|to this end|finally|specifically|(?:from|based on|building on|"
+                      r"motivated by|inspired by) (?:this|these|the|our) [\w-]+(?: [\w-]+)?),?\s+)", re.I)
 # an object that is no phrase to stand alone: a clause, an infinitive, a perspective
 _NOT_OBJECT = re.compile(r"(?:(?:extensive |numerical |experimental |empirical |comprehensive |detailed |"
-                         r"an? |several |some )*(?:[\w-]+ )?(?:results|experiments|evaluations?|simulations|overview|perspective|"
+                         r"an? |several |some )*(?:[\w-]+ )?(?:results|experiments|evaluations?|simulations|overview|perspective|facts|"
                          r"insights?|discussions?|intriguing|analyses)\b|"
                          r"(?:compelling |new |strong |further |empirical |novel )*evidence|(?:the |a |an )?"
                          r"(?:recently proposed|well-known|existing|classical)|(?:the )?"
@@ -100,7 +101,7 @@ _BY_MEANS = re.compile(r"\bwe (?:\w+ly )?(?:address|tackle|overcome|solve|mitiga
                        r"bridge|close|fill|unify|achieve|accomplish|realize)s? (?:this|these|the|such|both|those|"
                        r"that)\b[^.;,]{0,50}? by (?P<verb>[a-z]{3,}ing) (?=\S)", re.I)
 # "we use a linear program to decompose fitted networks into X": what the tool is used for
-_USE_TO = re.compile(r"\bwe (?:\w+ly )?(?:use|employ|utili[sz]e|apply|adopt)s? (?:an?|the) [^.;,]{3,60}? to "
+_USE_TO = re.compile(r"\bwe (?:\w+ly )?(?:use|employ|utili[sz]e|apply|adopt)s? (?P<det>(?:an?|the) )?[^.;,]{3,60}? to "
                      r"(?:\w+ly )?(?P<verb>[a-z]{3,}) (?=\S)", re.I)
 # "we perform a systematic analysis of X": the study is the object
 _CONDUCT = re.compile(_VOICE + r"(?:conduct|perform|carr(?:y|ies) out|undertake|present|provide)(?:s|ed)?\s+"
@@ -154,7 +155,8 @@ def _objects(s: str, tier: int, deferred: list[str] | None = None,
             second += [("means", f"{m.group('verb')} {prepared_object(s[m.end():])}") for m in _BY_MEANS.finditer(s)
                        if m.group("verb").lower() not in _LIGHT_MEANS]
             second += [("means", f"{gerund(m.group('verb'))} {prepared_object(s[m.end():])}") for m in _USE_TO.finditer(s)
-                       if gerund(m.group("verb")) and m.group("verb") not in GENERIC_VERB]
+                       if gerund(m.group("verb")) and m.group("verb") not in GENERIC_VERB and
+                       (m.group("det") or m.group("verb") in VERBS or re.search(r"(?:i[sz]e|ate|ify)$", m.group("verb")))]
         for m in _AIMS.finditer(s):  # "This paper aims to understand X" -> "Understanding X"
             g = gerund(m.group("verb"))
             if g and m.group("verb") not in GENERIC_VERB:

@@ -20,7 +20,8 @@ ASIDE = re.compile(r"\b(that|which), [^,]{3,60}, ")
 # where a noun phrase ends: a clause, a result, a second verb
 _END = re.compile(
     r";|\s[-–—]+\s|—|---|\.\s|\.$|:\s|,\s|\s(?:which|where|whereby|wherein|while|whereas|although|"
-    r"though|because|since|thereby|thus|hence|so that|in order to|that (?:we|is|are) (?:call|"
+    r"though|because|since|thereby|thus|hence|so that|in order to|and not (?:just|only|merely)|"
+    r"that (?:we|is|are) (?:call|"
     r"name|term|dub)\w*|and (?:then |also |further |\w+ly )?"
     r"(?:show|prove|demonstrate|find|derive|establish|achieve|evaluate|apply|conduct|perform|"
     r"propose|present|introduce|use|employ|develop|study|investigate|explore|discuss|identify|"
@@ -318,8 +319,12 @@ _KIND_TO_VERB = re.compile(r"^(?:(?:simple|novel|new|general|principled|efficien
 
 
 # "a simple, scalable, and fast gradient descent algorithm": the praise before the thing
-_PRAISE_LIST = re.compile(r"^(?:(?:a|an|the)\s+)?(?:" + PRAISE + r",\s+)+(?:and\s+|or\s+)?" + PRAISE +
+_PRAISED = r"(?:(?:\w+ly\s+)?" + PRAISE + r"|[\w-]+[- ]friendly)"  # "computationally efficient", "memory friendly"
+_PRAISE_LIST = re.compile(r"^(?:(?:a|an|the)\s+)?(?:" + _PRAISED + r",\s+)+(?:and\s+|or\s+)?" + _PRAISED +
                           r"\s+(?=[\w-]+\s)", re.I)
+# ", such as recurrent neural networks,": an example inside the phrase
+_EXAMPLE_ASIDE = re.compile(r",\s+(?:such as|e\.g\.,?) [^,;]{3,60},\s+(?=(?:on|in|for|to|with|by|from|using|via|that|"
+                            r"which|into|under)\s)")
 _FRAME_OF = re.compile(r"\b(for|in|on|to) (?:the|a) (?:(?:general|broad|wide|large|generic|common) )?"
                        r"(?:scenario|setting|class|family|problem) of (?!(?:the|a|an|this|these|which|all)\b)", re.I)
 
@@ -327,8 +332,9 @@ _FRAME_OF = re.compile(r"\b(for|in|on|to) (?:the|a) (?:(?:general|broad|wide|lar
 def prepared_object(text: str) -> str:
     """An object as it can stand alone: no citation, no aside, no determiner before a specific
     phrase, no leading article or praise; "the use of X" is X; "a method to V X" is "Ving X"."""
-    obj = LEAD.sub("", _PRAISE_LIST.sub("", unlean(ASIDE.sub(r"\1 ", _CITATION.sub("", text)))))
-    obj = re.sub(r"^(?:the )?use of ", "", obj)
+    text = _EXAMPLE_ASIDE.sub(" ", _CITATION.sub("", text)).replace('"', "")  # "the "doubly stochastic gradients""
+    obj = LEAD.sub("", _PRAISE_LIST.sub("", unlean(ASIDE.sub(r"\1 ", text))))
+    obj = re.sub(r"^(?:the )?use of |^(?:solution|approach|way) by (?=\w+ing )", "", obj)  # "a solution by constructing X"
     obj = _FRAME_OF.sub(r"\1 ", re.sub(r"\b(\w+ly), (and|or) (\w+ly),", r"\1 \2 \3", obj))  # "faithfully, and minimally,"  # "bounds for the general scenario of X processes" -> "bounds for X processes"
     m = _KIND_TO_VERB.match(obj)
     if m and re.search(r"(?:ent|ant|ous|ic|tive|sive|[^e]al)$", m.group("v1")):  # "method to automatic X" is no verb:
