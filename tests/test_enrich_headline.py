@@ -638,3 +638,18 @@ def test_facts_are_no_object_and_not_just_ends_the_phrase():
     just = ("Bayesian models are popular. Unlike previous work, we provide bounds on the risk of the Bayesian predictor "
             "and not just the risk of the Gibbs predictor for the same posterior. The bounds apply widely.")
     assert "not just" not in label_of(just)
+
+
+def test_a_spelled_out_name_takes_the_clause_its_apposition_goes_on_with():
+    text = ("Translation models mimic references. Then, in contrast to supervised fine-tuning, we introduce Contrastive "
+            "Preference Optimization (CPO), a novel approach that trains models to avoid generating adequate but not "
+            "perfect translations. It beats GPT-4.")
+    assert label_of(text).startswith("CPO: approach that trains models to avoid generating adequate")
+    assert "dangling" in label_breaks("RevNet: variant of ResNets whose activations are rebuilt from the next layer's")
+
+
+def test_a_keyphrase_that_opens_on_a_verb_says_no_topic():
+    from paperscope.enrich.problem import topic_ok
+    assert not topic_ok("construct multiple models") and not topic_ok("contain overlapping neurons")
+    assert not topic_ok("question answering to 93")
+    assert topic_ok("deep reinforcement learning")

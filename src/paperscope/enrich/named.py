@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 
 from .acronyms import expand
-from .noun_phrase import GENERIC_VERB, KINDS, LEAD, content, leans_back, phrase_end, purpose, with_relative
+from .noun_phrase import (GENERIC_VERB, KINDS, LEAD, content, leans_back, loose_end, phrase_end, purpose,
+                          with_relative)
 from .phrases import VERB_S, gerund
 from .vocab import VERBS
 
@@ -92,8 +93,9 @@ def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, s
         desc = LEAD.sub("", phrase_end(m.group("desc")))
         if content(desc) < 2 or _bare_kind(desc):  # "a novel approach that trains models to avoid X",
             longer = LEAD.sub("", with_relative(phrase_end(m.group("desc")), m.group("desc")))  # "a framework which can infer X"
-            if content(desc) < 2:  # the kind says it with its clause
-                desc = longer
+            if content(desc) < 2:  # the kind says it with its clause ("that trains models to avoid X")
+                whole = LEAD.sub("", loose_end(m.group("desc")))
+                desc = longer if content(longer) >= 2 or "," in whole else whole
             elif longer != desc:
                 out.append(longer)
         if content(desc) >= 2:
@@ -113,6 +115,10 @@ def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, s
         else:
             out.append(f"{core} {said}".strip() if content(core) >= 1 else said)
     long_form = core if spelled else (long or "")
+    if long_form and not m and len(long_form.split()) >= 2:  # "Diffusion Rejection Sampling (DiffRS), which uses X"
+        said_rel = with_relative(long_form, long_form + after, RESULT_VERBS | _LIGHT_VERBS)
+        if said_rel != long_form and not leans_back(said_rel) and len(said_rel) <= 90:
+            out.append(said_rel)
     if len(long_form.split()) >= 3 and content(long_form) >= 2 and \
             long_form.casefold() != name.casefold():  # a name written out is what titles say
         out.append(long_form)
@@ -129,6 +135,9 @@ def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, s
     return list(dict.fromkeys(out))
 
 
+# a clause that says how it is built, not what it is ("which uses X", "that consists of Y")
+_LIGHT_VERBS = frozenset("uses employs leverages utilizes utilises includes consists comprises provides introduces "
+                         "incorporates adopts".split())
 RESULT_VERBS = frozenset("""is has was does demonstrates shows achieves outperforms yields obtains
 attains exhibits reaches surpasses improves beats performs sets establishes""".split())
 _SUBJECT_LIGHT = re.compile(r"^(?:performs|uses|employs|leverages|utili[sz]es|adopts|introduces|"

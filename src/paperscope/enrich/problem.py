@@ -11,7 +11,7 @@ from ..words import STOP_WORDS, WORD_PART, singular
 from . import phrases as ph
 from .acronyms import expand
 from .label_words import content_words, weights_of
-from .rules import DANGLING, OPENERS, label_breaks
+from .rules import DANGLING, OPENERS, VERB_OPENERS, label_breaks
 from .vocab import VERBS
 
 # an aside in parentheses or brackets, and a connective or framing clause opening a sentence:
@@ -106,12 +106,17 @@ def problem(sentences: list[str], forms: dict[str, str], weights: dict[str, floa
     return lower_first(np_, " ".join(sentences[:3]) if text is None else text)
 
 
+# verbs a keyphrase may open on, which then names no topic ("contain overlapping neurons")
+_BASE_VERBS = frozenset("contain suggest make take give find construct consider represent describe produce "
+                        "predict explain encode enforce ensure exhibit".split())
+
+
 def topic_ok(phrase: str) -> bool:
     """A keyphrase in context that can say what a named method is for: two to five words, no
     clause, no broken compound, no connective in front."""
     words = phrase.split()
-    if any(w.lower() in VERBS for w in words) or words[0].lower() in ph.VERB_S or \
-            not content_words(phrase) - _FIELD:
+    if any(w.lower() in VERBS for w in words) or words[0].lower() in ph.VERB_S | VERB_OPENERS | _BASE_VERBS or \
+            not content_words(phrase) - _FIELD or any(w.isdigit() for w in words):  # "construct multiple models"
         return False
     return 2 <= len(words) <= 5 and not _NOT_EXTENDED.search(phrase) and \
         not re.search(r"\w-\s|\s-\w", phrase) and words[0].lower() not in OPENERS and \

@@ -154,7 +154,7 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
     if text[:1].islower() and not _coined(words[0]):
         out.append("lower-case")
     last = words[-1].lower()
-    if last in DANGLING or last in _WAITING or last.endswith("-wise") or text.rstrip()[-1:] in ",;:-–(" or \
+    if last in DANGLING or last in _WAITING or last.endswith(("-wise", "'s", "’s")) or text.rstrip()[-1:] in ",;:-–(" or \
             _OPEN_THAT.search(text) or _MANNER.search(text) or (_HALF_PAIR.search(text) and len(words) >= 5) or \
             _KIND_TO_VERB_END.search(text.lower()) or _modifier_end(words):
         out.append("dangling")
@@ -208,7 +208,7 @@ modify modifies accelerate accelerates want wants demonstrate demonstrates ident
 investigate investigates show shows prove proves obtain obtains derive derives mitigate mitigates
 alleviate alleviates overcome overcomes tackle tackles solve solves facilitate facilitates enhance
 enhances correspond corresponds relate relates belong belongs depend depends rely relies consist consists
-group groups cluster clusters
+group groups cluster clusters call calls
 """.split())
 _KIND = frozenset("method approach framework model algorithm technique system".split())
 
