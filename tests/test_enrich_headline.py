@@ -653,3 +653,11 @@ def test_a_keyphrase_that_opens_on_a_verb_says_no_topic():
     assert not topic_ok("construct multiple models") and not topic_ok("contain overlapping neurons")
     assert not topic_ok("question answering to 93")
     assert topic_ok("deep reinforcement learning")
+
+
+def test_a_clause_verb_waiting_for_its_object_dangles_and_gets_no_problem_after_it():
+    assert "dangling" in label_breaks("FGD: softmax layer approximation algorithm that quickly identifies")
+    from paperscope.enrich.problem import with_problem
+    label = "FGD: softmax layer approximation algorithm that quickly identifies"
+    assert with_problem(label, "name", "neural language models", 120, False) == label
+    assert not label_breaks("Model that learns complex non-linear functions")

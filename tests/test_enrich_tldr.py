@@ -586,3 +586,10 @@ def test_a_short_two_sentence_tldr_is_framed_when_neither_sentence_names_the_pro
             "simple yet effective method. The key ingredient is a pair of feature transforms, whitening and coloring, "
             "inside an image reconstruction network. It needs no training per style.")
     assert tldr(text).startswith("For universal style transfer, we present a simple yet effective method. The key")
+
+
+def test_a_purpose_that_points_back_comes_off_the_end_without_leaving_in_order():
+    from paperscope.enrich.standalone import self_contained
+    said = self_contained("In this work, we propose a new method that effectively combines the strengths of deep "
+                          "learning with conditional mean embeddings in order to address these challenges.")
+    assert said.endswith("with conditional mean embeddings.") and "in order" not in said

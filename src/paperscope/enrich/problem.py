@@ -155,7 +155,7 @@ def with_problem(label: str, kind: str, problem_np: str | None, limit: int, posi
             first.lower() not in ("learning", "training"):
         link, problem_np = "for", problem_np[:1].lower() + problem_np[1:]  # not "X in Designing Y"
     longer = f"{label} {link} {problem_np}"
-    if len(longer) > limit or label_breaks(longer):
+    if len(longer) > limit or label_breaks(longer) or label_breaks(label):  # "X that identifies" + "for Y"
         return label
     return longer
 
