@@ -661,3 +661,9 @@ def test_a_clause_verb_waiting_for_its_object_dangles_and_gets_no_problem_after_
     label = "FGD: softmax layer approximation algorithm that quickly identifies"
     assert with_problem(label, "name", "neural language models", 120, False) == label
     assert not label_breaks("Model that learns complex non-linear functions")
+
+
+def test_a_number_of_things_is_the_things():
+    text = ("Inverse filtering matters. In this paper, we consider a number of related inverse filtering problems for "
+            "hidden Markov models. We give algorithms for each.")
+    assert label_of(text).startswith("Related inverse filtering problems for hidden Markov models")
