@@ -667,3 +667,21 @@ def test_a_number_of_things_is_the_things():
     text = ("Inverse filtering matters. In this paper, we consider a number of related inverse filtering problems for "
             "hidden Markov models. We give algorithms for each.")
     assert label_of(text).startswith("Related inverse filtering problems for hidden Markov models")
+
+
+def test_a_name_cut_short_by_capitals_and_modifiers_between_commas():
+    cut = ("Activation sparsity is common. We propose Switchable Sparse-Dense Learning (SSD), which adaptively switches "
+           "between sparse and dense training. It saves compute.")
+    assert label_of(cut).startswith("SSD: Switchable Sparse-Dense Learning")
+    commas = ("Adam divides by epsilon. We propose Adam-atan2, a numerically stable, scale-invariant version of Adam "
+              "that eliminates the epsilon hyperparameter. It works.")
+    assert label_of(commas).startswith("Adam-atan2: numerically stable, scale-invariant version of Adam")
+
+
+def test_show_how_to_and_a_means_put_in_front_say_what_the_paper_does():
+    how = ("Dynamical systems are hard to learn. We show how to learn dynamical systems by solving a sequence of "
+           "ordinary supervised learning problems. This is simple.")
+    assert label_of(how).startswith("Learning dynamical systems by solving a sequence of ordinary supervised")
+    front = ("Layer-wise relevance propagation explains predictions. By extending the Layer-wise Relevance Propagation "
+             "attribution method to handle attention layers, we address these challenges. It is faithful.")
+    assert label_of(front).startswith("Extending Layer-wise Relevance Propagation attribution method")

@@ -128,7 +128,8 @@ def reads_as_title(body: str, kind: str, verbs: frozenset[str], named: bool = Fa
             _BROKEN.search(body):
         return False
     words = body.lower().split()
-    if words and (words[-1] in _VERB_END or named and words[0] in _BASE_VERBS):
+    if words and (words[-1] in _VERB_END or named and words[0] in _BASE_VERBS and
+                  not (len(words) > 1 and words[1] in ("that", "which", "of", "for", "to", "based", "with"))):
         return False
     if kind == "claim":  # a finding, not the state of the field ("X often suffers from Y")
         return not named and not re.search(r"\b(?:often|usually|typically|commonly|frequently|generally)\b", body)

@@ -16,7 +16,8 @@ writes it as a title:
 The phrase ends where the noun phrase ends (a clause, a ", which", a result), never mid-phrase,
 and is shortened only at a phrase boundary. A phrase that leans on earlier text ("this
 problem", "their scaling"), names only a kind ("a simple method") or would not read as a title
-gives no headline; the caller falls back to the scored candidates of label.py. Where a phrase
+gives no headline; the caller falls back to the scored candidates of label.py. Which sentences
+say what the paper offers, and their objects, are voice.py's; where a phrase
 ends and how it is cut to fit is noun_phrase.py's; what a named contribution is said to be,
 named.py's; the position paper's label is position.py's.
 """
@@ -27,147 +28,29 @@ import re
 from ..words import STOP_WORDS
 from .acronyms import expand
 from .compose import reads_as_title
-from .cues import DESCRIBE, MAIN_CONTRIBUTION
 from .methods import Mention, is_background
 from .named import (APPOSITION, CALLED_NAME, DASH_NAME, KIND_NAME, NAME_AFTER, RESULT_VERBS, named_descriptions,
                     subject_descriptions)
 from .noun_phrase import (GENERIC_VERB, LEAD, abbreviated, before_lean, capital, content, fits, leans_back,
-                          loose_end, phrase_end, prepared_object, tidy, with_relative)
-from .phrases import gerund
+                          loose_end, phrase_end, purpose, tidy, with_relative)
 from .rules import label_breaks
 from .vocab import VERBS, is_modifier
+from .voice import objects
 
 VERBS_S = frozenset(v for v in VERBS if v.endswith(("s", "ed")))
 
-# the authors say what they offer: tier 0 what they make, 1 what they study, 2 what they give
-_VOICE = (r"\b(?:we|this (?:paper|work|study|article)|our (?:paper|work|study|analysis|(?:main |key |primary )?"
-          r"contribution))\s+"
-          r"(?:(?:\w+ly|also|further|then|first|here|now|therefore|thus|hence|finally|additionally|"
-          r"newly|have|has|(?:is|are) the first to|(?<=contribution )(?:is|are) to)\s+)*")
-_TIERS = [re.compile(_VOICE + r"(?:(?:define|formali[sz]e|formulate|motivate|pose|introduce|propose)s? and\s+)?"
-                     r"(?P<verb>" + verbs + r")(?:e|es|ed|ing|s|y|ies|ied|d|t)?\b\s+"
-                     r"(?:and\s+\w+\s+)?", re.I) for verbs in (
-    r"propos|introduc|present|develop|design|devis|construct|creat|formulat|put forward|releas|"
-    r"curat|buil|(?<=contribution )(?:i)",
-    r"stud|investigat|analy[sz]|examin|explor|revisit|characteri[sz]|focus(?:es)? on|approach|"
-    r"consider|initiat|delv(?:es|e) into|advocat",
-    r"provid|establish|deriv|offer|contribut|giv")]
-# "we show that X and propose Y", "our method introduces Y": the authors' own contribution said second
-_AND_MAKE = re.compile(r"\b(?:we|this (?:paper|work)) (?:\w+ly )?(?:show|find|argue|demonstrate|observe|"
-                       r"reveal|prove)s? that\b[^.;]{5,200}?\band (?:then |further |also )?"
-                       r"(?:propose|introduce)s?\s+(?!to\b)|\bwe (?:extend|generali[sz]e) [^.;]{3,120}?\band (?:then |further |also )?"
-                       r"(?:propose|introduce|develop|design|present)\s+(?!to\b)", re.I)
-# "we close this gap and present X", "we formulate the problem and propose X": the second verb makes
-_AND_VERB = re.compile(r"\bwe (?:\w+ly )?(?!(?:propose|introduce|present|develop|design|devise)\b)[a-z]+\b"
-                       r"(?:(?!(?<!fact )(?<!observation )\b(?:that|which|who)\b)[^.;:]){3,140}?,? and (?:then |further |also |thus |hence |"
-                       r"therefore |finally )?(?:(?:utili[sz]e|use|leverage|apply|employ) (?:it|them) to )?"
-                       r"(?:propose|introduce|present|develop|design|devise|construct|build)\s+(?!to\b)", re.I)
-_DESCRIBE = re.compile(DESCRIBE, re.I)
-_OUR_MAKES = re.compile(r"\bour (?:method|approach|framework|model|algorithm)\s+(?:\w+ly\s+)?"
-                        r"(?:introduces|proposes|develops)\s+", re.I)
-# "X is proposed", "... is introduced": the passive voice at the start of a sentence
-_PASSIVE = re.compile(r"^(?P<obj>(?:a|an|the)\s.{5,160}?)\s+(?:is|are)\s+(?:proposed|introduced|"
-                      r"presented|developed)\b", re.I)
-_OPENING = re.compile(r"^(?:(?:in this (?:paper|work)|here|to this end|finally|specifically|(?:from|based on|building on|"
-                      r"motivated by|inspired by) (?:this|these|the|our) [\w-]+(?: [\w-]+)?),?\s+)", re.I)
-# an object that is no phrase to stand alone: a clause, an infinitive, a perspective
-_NOT_OBJECT = re.compile(r"(?:(?:extensive |numerical |experimental |empirical |comprehensive |detailed |"
-                         r"an? |several |some )*(?:[\w-]+ )?(?:results|experiments|evaluations?|simulations|overview|perspective|facts|"
-                         r"insights?|discussions?|intriguing|analyses)\b|"
-                         r"(?:compelling |new |strong |further |empirical |novel )*evidence|(?:the |a |an )?"
-                         r"(?:recently proposed|well-known|existing|classical)|(?:the )?"
-                         r"case (?:of|where|when|in which)|to|that|how|why|whether|what|when|if|an? "
-                         r"(?:novel |new |different )?"
-                         r"(?:perspective|view|look|lens)|(?:perspective|lens) (?:on|of|into)|(?:a |the )?(?:broad|wide|large|"
-                         r"diverse|rich) (?:range|class|family|variety|set|spectrum) of|(?:several|some|many|various) (?:insights?|"
-                         r"ways?|results?))\b", re.I)
 _NAMING = ("intro", "called", "appositive", "markup")
-
 
 
 class _Named(Exception):
     """The named contribution's sentence does not say what it is."""
 
 
-# "by proposing X" inside a sentence, "our method can be seen as X", "two contributions: (1) X"
-_BY = re.compile(r"\bby (?:proposing|introducing|developing|presenting|designing)\s+", re.I)
-_OUR_IS = re.compile(r"\b(?:our|the proposed) (?:method|approach|framework|model|algorithm|technique)\s+"
-                     r"(?:can be (?:seen|viewed|interpreted|understood) as|is)\s+(?=an?\s)", re.I)
-_ENUMERATED = re.compile(r"\b(?:two|three|four|several) (?:main |key |major )?contributions?:\s*"
-                         r"(?:\(?(?:1|i|a)\)\s*)?", re.I)
-_MAIN = re.compile(MAIN_CONTRIBUTION + r"\s+", re.I)
-# "we address this problem by learning X", "we unify these approaches by describing X": the means is the paper's
-_BY_MEANS = re.compile(r"\bwe (?:\w+ly )?(?:address|tackle|overcome|solve|mitigate|alleviate|resolve|circumvent|"
-                       r"bridge|close|fill|unify|achieve|accomplish|realize)s? (?:this|these|the|such|both|those|"
-                       r"that)\b[^.;,]{0,50}? by (?P<verb>[a-z]{3,}ing) (?=\S)", re.I)
-# "we use a linear program to decompose fitted networks into X": what the tool is used for
-_USE_TO = re.compile(r"\bwe (?:\w+ly )?(?:use|employ|utili[sz]e|apply|adopt)s? (?P<det>(?:an?|the) )?[^.;,]{3,60}? to "
-                     r"(?:\w+ly )?(?P<verb>[a-z]{3,}) (?=\S)", re.I)
-# "we perform a systematic analysis of X": the study is the object
-_CONDUCT = re.compile(_VOICE + r"(?:conduct|perform|carr(?:y|ies) out|undertake|present|provide)(?:s|ed)?\s+"
-                      r"(?P<verb>)(?=(?:a|an|the (?:first|largest))\s+(?:[\w-]+\s+){0,3}?(?:study|analysis|"
-                      r"investigation|evaluation|comparison|examination)\s+(?:of|on|into)\s)", re.I)
-_AIMS = re.compile(r"\b(?:(?:this (?:paper|work|study)|we) aims? to|our (?:main )?(?:goal|aim|objective)(?: in this "
-                   r"(?:paper|work))? is to) (?P<verb>[a-z]+)\s+", re.I)
-_LIGHT_MEANS = frozenset("using making having being doing taking showing providing considering focusing "
-                         "leveraging establishing exploiting employing adopting utilizing utilising following "
-                         "relying studying analyzing noting observing assuming separating defining proposing "
-                         "introducing developing presenting designing".split())  # the last five: _BY's
+# what a bare kind is for, said with a verb that ends a phrase ("approach to solve the problem of X")
+_KIND_AIM = re.compile(r"\s+to (?:\w+ly )?(?P<verb>solve|address|tackle|overcome|mitigate|alleviate|resolve|handle)\s+"
+                       r"(?P<of>the (?:[\w-]+ )?(?:problem|challenge|issue|task) of\s+)?(?P<rest>(?!(?:this|these|that|those|such|it|them)\b)\S.+)")
+
 _COMMA_WITH = re.compile(r",\s+(?=(?:with|using|via|based on|for|through|by)\b)")
-_HERE = re.compile(r"^(?:in this (?:article|paper|work|note)|here(?:in)?),?\s+(?=(?:a|an|the)\s)", re.I)
-
-
-def _objects(s: str, tier: int, deferred: list[str] | None = None,
-             second: list[tuple[str, str]] | None = None) -> list[str]:
-    """The objects of the authors' verbs of `tier` in sentence `s`; weaker ones ("we propose to
-    V X") go to `deferred`, and those said in passing go to `second` as (how, object): "and" (a
-    second verb: "we close this gap and present X"), "describe", "means" ("by embedding X") or
-    "study" ("we conduct a study of X"); both lists are read after every sentence."""
-    deferred = [] if deferred is None else deferred
-    out = []
-    starts = list(_TIERS[tier].finditer(s))
-    if tier == 0:
-        starts += list(_BY.finditer(s)) + list(_ENUMERATED.finditer(s)) + list(_MAIN.finditer(s))
-        if not starts:
-            starts += list(_AND_MAKE.finditer(s)) + list(_OUR_MAKES.finditer(s))
-        if second is not None:  # read after every sentence: the first verb's object may be the paper's
-            second += [("and", prepared_object(s[m.end():])) for m in _AND_VERB.finditer(s)
-                       if all(m.end() != n.end() for n in starts)]
-            second += [("describe", o) for o in (prepared_object(s[m.end():]) for m in _DESCRIBE.finditer(s))
-                       if not _NOT_OBJECT.match(o)]
-    if tier == 2:
-        starts += list(_OUR_IS.finditer(s))
-    for m in starts:
-        rest = s[m.end():]
-        obj = prepared_object(_HERE.sub("", rest) if tier == 0 else rest)  # "we propose in this article X"
-        infinitive = re.match(r"to (?:instead |also |further |(?P<adv>[a-z]+ly) )?(?P<v>[a-z]+) (?=\S)", obj)
-        if tier == 0 and infinitive and "verb" in m.groupdict() and m.group("verb").lower().startswith("propos"):
-            g = gerund(infinitive.group("v"))  # "we propose to use RL to search ..." -> "Using RL to ..."
-            if g and infinitive.group("v") not in GENERIC_VERB:  # "to adaptively normalize X" -> "Adaptively normalizing X"
-                adverb = f"{infinitive.group('adv')} " if infinitive.group("adv") else ""
-                deferred.append(adverb + g + " " + obj[infinitive.end():])
-            continue
-        if not _NOT_OBJECT.match(obj):
-            out.append(obj)
-    if tier == 1:
-        if second is not None:  # "we conduct a systematic study of X", "we address this by learning X"
-            second += [("study", prepared_object(s[m.end("verb"):])) for m in _CONDUCT.finditer(s)]
-            second += [("means", f"{m.group('verb')} {prepared_object(s[m.end():])}") for m in _BY_MEANS.finditer(s)
-                       if m.group("verb").lower() not in _LIGHT_MEANS]
-            second += [("means", f"{gerund(m.group('verb'))} {prepared_object(s[m.end():])}") for m in _USE_TO.finditer(s)
-                       if gerund(m.group("verb")) and m.group("verb") not in GENERIC_VERB and
-                       (m.group("det") or m.group("verb") in VERBS or re.search(r"(?:i[sz]e|ate|ify)$", m.group("verb")))]
-        for m in _AIMS.finditer(s):  # "This paper aims to understand X" -> "Understanding X"
-            g = gerund(m.group("verb"))
-            if g and m.group("verb") not in GENERIC_VERB:
-                rest = re.sub(r"\band to ([a-z]+)\b", lambda v: "and " + (gerund(v.group(1)) or v.group(1)),
-                              prepared_object(s[m.end():]), count=1)  # "to analyze X and to give Y"
-                deferred.append(f"{g} {rest}")
-    if tier == 0 and not out:
-        p = _PASSIVE.match(_OPENING.sub("", s))
-        if p:
-            out.append(p.group("obj"))
-    return out
 
 
 def headline(sentences: list[str], own_start: int, mentions: list[Mention], limit: int,
@@ -176,7 +59,7 @@ def headline(sentences: list[str], own_start: int, mentions: list[Mention], limi
     `best`: the index of the sentence that states the contribution best (the TL;DR's), read
     first."""
     text = " ".join(sentences)  # "DOmain" is no name, "SAdam" (S + Adam) is
-    names = [m for m in mentions if m.how != "variant" and
+    names = [m for m in mentions if m.how != "variant" and not _cut_short(m, sentences) and
              (not re.fullmatch(r"[A-Z]{2}[a-z]{3,}", m.name) or re.search(rf"\b{m.name[1:]}\b", text))
              and not is_background(m, sentences)][:2]
     named = [m for m in names if m.how in _NAMING]
@@ -186,6 +69,17 @@ def headline(sentences: list[str], own_start: int, mentions: list[Mention], limi
         return _first(sentences, own, names, named, limit, forms)
     except _Named:
         return None
+
+
+# "Switchable Sparse-Dense" in "Switchable Sparse-Dense Learning (SSD)", "Reward Reweighing" in "Reward
+# Reweighing, Reselecting, and Retraining (R3)": an intro name that more capitalised words go on
+_GOES_ON = re.compile(r"(?:\s+[A-Z][a-z][\w-]*(?!\w)|(?:,\s+(?:and\s+)?[A-Z][\w-]*)+,?\s*(?:\(|and\b))")
+
+
+def _cut_short(m: Mention, sentences: list[str]) -> bool:
+    s = sentences[m.sentence] if m.how == "intro" and 0 <= m.sentence < len(sentences) else ""
+    at = s.find(m.name)
+    return at >= 0 and bool(_GOES_ON.match(s, at + len(m.name)))
 
 
 def _first(sentences: list[str], own: list[str], names: list[Mention], named: list[Mention], limit: int,
@@ -200,7 +94,7 @@ def _first(sentences: list[str], own: list[str], names: list[Mention], named: li
         at = sentences.index(s)
         later = [m for m in named if m.sentence > at]
         more: list[tuple[str, str]] = []
-        for obj in _objects(s, tier, deferred, more):
+        for obj in objects(s, tier, deferred, more):
             label = _from_object(obj, tier, names, later, limit, forms or {}, own)
             if label and tier == 1 and (_PROBLEM_OBJECT.match(obj) or (_STUDIED_PROBLEM.search(s) and later)):
                 problems.append(label)
@@ -265,6 +159,7 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
                  need: int | None = None) -> str | None:
     several = _SEVERAL.match(obj)
     numbered = several and sum(m.name in obj for m in names) >= 2
+    tried = False
     for m in names:
         if tier == 1 and m.how == "acronym":  # "we study learning a mixture of MultiNomial Logit (MNL) model"
             continue
@@ -290,6 +185,9 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
         label = _described(m.name, descs, forms, limit)
         if label:
             return label
+        tried = True
+        continue
+    if tried:
         if tier == 0:  # the paper's named contribution, not said here: the scored candidates know more
             raise _Named
         return None
@@ -298,6 +196,10 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
         return label
     head = LEAD.sub("", phrase_end(obj))
     need = need or (3 if tier == 0 else 4)
+    aim = _KIND_AIM.match(obj[len(phrase_end(obj)):]) if content(head) == 0 else None
+    if aim:  # "a method to solve the localization problem by learning X": the kind with what it is for
+        said = phrase_end(aim.group("rest"))
+        head = f"{head} for {said}" if aim.group("of") else f"{head} to {aim.group('verb')} {said}"
     if leans_back(head):  # "algorithm that leverages X by splitting them": end before the phrase that leans
         head = before_lean(head)
     if (content(head) < need or len(head.split()) <= 3) and (tier == 0 or not names):  # not before a name given later
@@ -325,8 +227,11 @@ def _said_name(obj: str, names: list[Mention], forms: dict[str, str], limit: int
     if called and not names and not leans_back(called.group("np")) and \
             not is_modifier(called.group("name").split()[-1]):  # finetuning, which"; "which we call variationally coherent"
         np_ = LEAD.sub("", called.group("np"))
-        if len(np_.split()) <= 4:  # "network pruning algorithm called DST that can jointly find X"
-            np_ = with_relative(np_, np_ + re.sub(r"^\s*\([^()]*\)", "", obj[called.end("name"):]), RESULT_VERBS)
+        after = re.sub(r"^\s*\([^()]*\)", "", obj[called.end("name"):])
+        if len(np_.split()) <= 4 and re.match(r"\s+(?:to|for)\s", after):  # "method called X to safeguard Y"
+            np_ = f"{np_} {purpose(after) or ''}".strip()
+        elif len(np_.split()) <= 4:  # "network pruning algorithm called DST that can jointly find X"
+            np_ = with_relative(np_, np_ + after, RESULT_VERBS)
         label = _best(f"{capital(called.group('name'))}: ", np_, forms,
                       limit - len(called.group("name")) - 2, 2) if content(np_) >= 2 else None
         if label:
@@ -334,9 +239,9 @@ def _said_name(obj: str, names: list[Mention], forms: dict[str, str], limit: int
     late = NAME_AFTER.match(obj) or KIND_NAME.match(obj)  # "a unified model with one set of parameters, Spider, which"
     if late and late.group("name").lower() not in STOP_WORDS:
         np_ = LEAD.sub("", late.group("np"))
-        rel = re.match(r"(?:which|that) (?P<verb>[a-z]+) (?P<rest>.+)", late.group("rest"))
-        if rel and rel.group("verb") not in GENERIC_VERB | RESULT_VERBS and \
-                len(np_.split()) <= 4:  # "meta-dropout, which learns to perturb ..."
+        rel = re.match(r"(?:which|that) (?:\w+ly )?(?P<verb>[a-z]+) (?P<rest>.+)", late.group("rest"))
+        if rel and rel.group("verb") not in GENERIC_VERB | RESULT_VERBS and not leans_back(phrase_end(rel.group("rest"))) \
+                and len(np_.split()) <= 4:  # "meta-dropout, which learns to perturb ..."
             np_ = f"{np_} that {rel.group('verb')} {phrase_end(rel.group('rest'))}"
         label = _best(f"{capital(late.group('name'))}: ", np_, forms, limit - len(late.group("name")) - 2, 2)
         if label:

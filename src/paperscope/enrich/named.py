@@ -32,7 +32,7 @@ _KIND_CALLED = re.compile(r"^(?P<kind>[^,;]{3,80}?),?\s+" + _NAMING_WORDS + r"\s
 
 # the forms in which an object names what it is: "a new objective, unlikelihood training, which"
 APPOSITION = re.compile(r"^(?P<np>[^,;:()]{3,70}),\s+(?P<desc>(?:a|an)\s.+)$")
-NAME_AFTER = re.compile(r"^(?P<np>[^,;:]{5,90}), (?P<name>[A-Z][\w-]{2,20}|[a-z]+-[\w-]+), "
+NAME_AFTER = re.compile(r"^(?P<np>[^,;:]{5,90}), (?:the )?(?P<name>[A-Z][\w-]{2,20}|[a-z]+-[\w-]+), "
                          r"(?P<rest>(?:which|that|a|an|to|for)\b.*)$")
 # "a new objective, unlikelihood training, which forces X": a kind, then its name in words
 KIND_NAME = re.compile(r"^(?P<np>(?:[\w-]+ ){0,2}(?:objective|loss|method|approach|framework|algorithm|technique|model|"
@@ -41,10 +41,15 @@ KIND_NAME = re.compile(r"^(?P<np>(?:[\w-]+ ){0,2}(?:objective|loss|method|approa
                        r"(?P<rest>(?:which|that)\b.*)$")
 CALLED_NAME = re.compile(r"^(?P<np>[^,;:()]{5,90}?),? (?:called|named|termed|dubbed|(?:which|that) we (?:refer to as|"
                           r"call|term|dub|name)) (?:the )?(?P<name>[a-z][\w-]*(?: [a-z][\w-]*){0,2}|"
-                          r"[A-Za-z][\w-]*(?: [A-Z][\w-]*){1,3})(?=(?:\s*\([^()]*\))?(?:,|\.|$| which| that))")
+                          r"[A-Za-z][\w-]*(?: [A-Z][\w-]*){1,3})(?=(?:\s*\([^()]*\))?(?:,|\.|$| which| that| to [a-z]| for ))")
 # "a new amortized inference method---the Simformer---which", "algorithms -- TreeHist and Bitstogram."
 DASH_NAME = re.compile(r"^(?P<np>[^,;:()]{5,120}?)\s*(?:---|--|—|–)\s*(?:the )?(?P<name>[A-Z][\w-]{1,19}\w"
                         r"(?: and [A-Z][\w-]{1,19}\w)?)\s*(?:---|--|—|–|,|\.|$)(?P<rest>.*)$")
+
+
+# ", Latent Language Image Pretraining, which models X": a name's spelled-out form in apposition
+_LONG_APPOS = re.compile(r"^\s*,\s+(?P<long>[A-Z][\w-]*(?:\s+(?:[A-Z][\w-]*|for|of|and|in|on|with|via|to|from)){1,8}),\s+"
+                         r"(?P<rest>(?:which|that)\s.+)$")
 
 
 def _bare_kind(desc: str) -> bool:
@@ -86,6 +91,8 @@ def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, s
         word = kind.group(1).strip()
         core = core if core.lower().endswith(word.lower()) else f"{core} {word}".strip()
         after = after[kind.end():]
+    if (appos := _LONG_APPOS.match(after) if not core else None):  # "ERP, Entropy-Reinforced Planning, which X"
+        core, spelled, after = appos.group("long"), True, ", " + appos.group("rest")  # the name written out
     m = _NAME_DESC.match(after)
     if m and before.strip() and re.match(r"\s+as\s", after):
         m = None  # "as a Y" says what the name is only right after "we propose X"
@@ -115,10 +122,7 @@ def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, s
         else:
             out.append(f"{core} {said}".strip() if content(core) >= 1 else said)
     long_form = core if spelled else (long or "")
-    if long_form and not m and len(long_form.split()) >= 2:  # "Diffusion Rejection Sampling (DiffRS), which uses X"
-        said_rel = with_relative(long_form, long_form + after, RESULT_VERBS | _LIGHT_VERBS)
-        if said_rel != long_form and not leans_back(said_rel) and len(said_rel) <= 90:
-            out.append(said_rel)
+    out += _with_clause(long_form, after) if long_form and not m else []
     if len(long_form.split()) >= 3 and content(long_form) >= 2 and \
             long_form.casefold() != name.casefold():  # a name written out is what titles say
         out.append(long_form)
@@ -138,6 +142,14 @@ def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, s
 # a clause that says how it is built, not what it is ("which uses X", "that consists of Y")
 _LIGHT_VERBS = frozenset("uses employs leverages utilizes utilises includes consists comprises provides introduces "
                          "incorporates adopts".split())
+def _with_clause(long_form: str, after: str) -> list[str]:
+    """"Diffusion Rejection Sampling that aligns X" for "Diffusion Rejection Sampling (DiffRS),
+    which aligns X", when the clause says what it does in a few words."""
+    said = with_relative(long_form, long_form + after, RESULT_VERBS | _LIGHT_VERBS)
+    ok = len(long_form.split()) >= 2 and said != long_form and not leans_back(said) and len(said) <= 90
+    return [said] if ok else []
+
+
 RESULT_VERBS = frozenset("""is has was does demonstrates shows achieves outperforms yields obtains
 attains exhibits reaches surpasses improves beats performs sets establishes""".split())
 _SUBJECT_LIGHT = re.compile(r"^(?:performs|uses|employs|leverages|utili[sz]es|adopts|introduces|"

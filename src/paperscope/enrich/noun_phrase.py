@@ -20,7 +20,7 @@ ASIDE = re.compile(r"\b(that|which), [^,]{3,60}, ")
 # where a noun phrase ends: a clause, a result, a second verb
 _END = re.compile(
     r";|\s[-–—]+\s|—|---|\.\s|\.$|:\s|,\s|\s(?:which|where|whereby|wherein|while|whereas|although|"
-    r"though|because|since|thereby|thus|hence|so that|in order to|and not (?:just|only|merely)|"
+    r"though|because|since|thereby|thus|hence|so that|so as to|even (?:if|when|though)|in order to|and not (?:just|only|merely)|"
     r"that (?:we|is|are) (?:call|"
     r"name|term|dub)\w*|and (?:then |also |further |\w+ly )?"
     r"(?:show|prove|demonstrate|find|derive|establish|achieve|evaluate|apply|conduct|perform|"
@@ -29,7 +29,7 @@ _END = re.compile(
     r"observe|highlight|argue|suggest)\w*|(?:which|"
     r"that) (?:achieves?|outperforms?|significantly|substantially|consistently)|(?:under|with|"
     r"given|on) (?:the|an?) (?:\w+ )?(?:assumption|premise|hypothesis|observation|condition|"
-    r"insight|idea)s? that|in the sense|and \w+ (?:the|a|an|its|their|how|that|whether|why)|"
+    r"insight|idea)s? that|in the sense|and (?!\w+ing\b)\w+ (?:the|a|an|its|their|how|that|whether|why)|"
     r"to (?:\w+ly )?(?:investigat|stud|show|understand|explor|examin|analy|demonstrat|verif|answer|"
     r"address|shed light|gain|elucidat|highlight|tackl|alleviat|mitigat|overcom|"
     r"solv|resolv|handl|remed|fix|bridg|fill|circumvent|avoid)\w*|with the (?:aim|goal|"
@@ -39,7 +39,7 @@ _END = re.compile(
 LIST = re.compile(r"\b[\w-]+(?: [\w-]+)?(?:, [\w-]+(?: [\w-]+)?)+,? (?:and|or) [\w-]+")
 _FIRST_OF_LIST = re.compile(r"\b([\w-]+)(?:, (?!(?:including|such|like|especially|namely|e\.g|i\.e)\b)[\w-]+(?: [\w-]+)?)+,? (?:and|or) [\w-]+(?= (?!(?:through|with|"
                             r"for|in|on|of|to|and|via|by|from|using|as|at|into)\b)[\w-])")
-LEAD = re.compile(r"^(?:(?:a|an|the|two|three|several|novel|new|simple|effective|efficient|"
+LEAD = re.compile(r"^(?:(?:a|an|the|two|three|several|novel|new|simple(?:,? (?:but|and|yet) (?:effective|efficient|powerful))?|effective|efficient|"
                    r"classic(?:al)?|fundamental|important|challenging|well-known|long-standing|"
                    r"yet|highly|very|general|generic|principled|unified|powerful|flexible|"
                    r"lightweight|versatile|straightforward|our|first(?: known| ever)?|for the first time,?|so-called|carefully|"
@@ -80,6 +80,7 @@ def phrase_end(text: str) -> str:
     high-quality, and diversified") do not end it."""
     masked = LIST.sub(lambda m: m.group().replace(",", "\x00"), text)
     masked = _PRAISE_COMMA.sub(lambda m: m.group().replace(",", "\x00"), masked)
+    masked = _ADJ_COMMA.sub(lambda m: m.group().replace(",", "\x00") if is_modifier(m.group(1)) else m.group(), masked)
     m = _END.search(masked)
     return text[:m.start()] if m else text
 
@@ -89,6 +90,9 @@ PRAISE = (r"(?:simple|scalable|fast|efficient|effective|novel|new|general|flexib
           r"lightweight|accurate|powerful|versatile|elegant|generic|unified|modular)")
 # "a novel, brain-inspired architecture": a praise word and the modifier after it
 _PRAISE_COMMA = re.compile(r"^(?:(?:a|an|the)\s+)?" + PRAISE + r",(?=\s+[\w-]+\s+[\w-])", re.I)
+# "a deterministic, model-independent episode switching schedule": a comma between two modifiers of one noun
+_ADJ_COMMA = re.compile(r"\b([a-z][\w-]*), (?=(?![a-z]+ing\b)(?!(?:and|or|but|which|that|where|while|with|without|for|in|on|of|to|by|"
+                        r"via|as|such|including|e\.g|i\.e|namely|respectively|thereby|thus)\b)[a-z][\w-]* [a-z(])")
 _SPACES = re.compile(r"\s+")
 _THAT_IS = re.compile(r"\b(?:that|which) (?:is|are) (?=\w+ed\b)")  # "layer that is based on" -> "layer based on"
 _THAT_CAPABLE = re.compile(r"\b(?:that|which) (?:is|are) (?=capable of \w+ing\b)")
@@ -151,7 +155,7 @@ def fits(text: str, room: int, min_content: int) -> list[str]:
         if short[len(cut):].startswith(" and ") and _NEEDS_TWO.search(cut):
             continue  # "balances the effect of X" without "and Y"
         clause = re.split(r"\s(?:that|which)\s", cut)
-        if len(clause) > 1 and len(clause[-1].split()) < 5:  # cut inside its relative clause
+        if len(clause) > 1 and len(clause[-1].split()) < (3 if short[len(cut):].startswith((" and ", ",")) else 5):
             continue
         last = cut.rsplit(" ", 1)[-1]
         if len(cut) <= room and content(cut) >= min_content and \
@@ -254,10 +258,10 @@ def purpose(after: str) -> str | None:
     m = re.match(r"by (?:introducing|proposing|presenting|developing|building|designing|using) (?P<rest>.+)", after)
     if m:  # "3D-VLA by introducing a new family of embodied foundation models"
         return "= " + LEAD.sub("", phrase_end(m.group("rest")))
-    m = re.match(r"(?:(?:which|that) (?:can |is able to )?)?(?:\w+ly )?(?P<verb>[a-z]+) (?P<rest>.+)", after)
+    m = re.match(r"(?:(?:which|that) (?P<modal>can |could |is able to |are able to )?)?(?:\w+ly )?(?P<verb>[a-z]+) (?P<rest>.+)", after)
     if m and m.group("verb") not in GENERIC_VERB:
-        verb = m.group("verb")
-        g = verb if verb.endswith("ing") else gerund(verb) if verb.endswith("s") else None
+        verb = m.group("verb")  # "which can discover X": a modal's verb is in its base form
+        g = verb if verb.endswith("ing") else gerund(verb) if verb.endswith("s") or m.group("modal") else None
         if g and g not in ("being", "having", "using", "including", "resulting", "leading", "featuring",
                            "comprising", "containing", "consisting"):
             said = f"{g} {phrase_end(m.group('rest'))}"
