@@ -685,3 +685,7 @@ def test_show_how_to_and_a_means_put_in_front_say_what_the_paper_does():
     front = ("Layer-wise relevance propagation explains predictions. By extending the Layer-wise Relevance Propagation "
              "attribution method to handle attention layers, we address these challenges. It is faithful.")
     assert label_of(front).startswith("Extending Layer-wise Relevance Propagation attribution method")
+
+
+def test_a_starting_point_opens_no_label():
+    assert "opener" in label_breaks("Starting from the canonical SDE formulation of diffusion in the time domain")

@@ -33,7 +33,7 @@ given under in with by at from for as after before during among across via using
 within without upon how why what when whether if is are was were be has have had can could
 will would may might must should does do did allowing enabling leading making resulting
 yielding showing providing contrary each even not proposed experimental experiments results
-rather of due
+rather of due starting
 """.split())
 # back-references anywhere in the phrase ("method for this problem", "the aforementioned gap")
 BACKREF = re.compile(r"\b(?:this|these|those|aforementioned|above-mentioned|former|latter|"
