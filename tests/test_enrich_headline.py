@@ -689,3 +689,10 @@ def test_show_how_to_and_a_means_put_in_front_say_what_the_paper_does():
 
 def test_a_starting_point_opens_no_label():
     assert "opener" in label_breaks("Starting from the canonical SDE formulation of diffusion in the time domain")
+
+
+def test_a_setting_or_constraint_left_unnamed_and_a_trailing_participle_dangle():
+    for label in ("Learning from demonstrations in the setting", "Optimizing the rate-distortion tradeoff under the constraint",
+                  "Algorithm to estimate a graphon from a set of observed graphs generated"):
+        assert "dangling" in label_breaks(label), label
+    assert not label_breaks("Learning from demonstrations in the bandit setting")

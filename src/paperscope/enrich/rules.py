@@ -76,7 +76,9 @@ def _coined(tok: str) -> bool:
 # "scales to large datasets in a manner": a manner still to be said
 # "algorithm that quickly identifies": a clause's verb still waiting for its object
 _CLAUSE_VERB_END = re.compile(r"\b(?:that|which) (?:\w+ly )?[a-z]+(?<!s)s$")
-_MANNER = re.compile(r"\b(?:in|with) an? (?:manner|way|fashion)$", re.I)
+_MANNER = re.compile(r"\b(?:in|with) an? (?:manner|way|fashion)$|\b(?:in|under) the (?:setting|case|regime|context|"
+                     r"scenario|constraint|assumption|condition)$|\b[a-z]+s (?:generated|obtained|induced|considered|"
+                     r"defined|required|needed|mentioned|described|studied)$", re.I)  # "... from observed graphs generated"
 _WAITING = frozenset("capable able unable hundreds thousands dozens millions billions relying depending "
                      "based focusing showing allowing enabling achieving requiring ensuring providing "
                      "yielding giving containing involving exhibiting demonstrating revealing indicating "
