@@ -593,3 +593,12 @@ def test_a_purpose_that_points_back_comes_off_the_end_without_leaving_in_order()
     said = self_contained("In this work, we propose a new method that effectively combines the strengths of deep "
                           "learning with conditional mean embeddings in order to address these challenges.")
     assert said.endswith("with conditional mean embeddings.") and "in order" not in said
+
+
+def test_a_cut_keeps_the_from_its_verb_needs_and_stark_contrast_comes_off():
+    from paperscope.enrich.standalone import lead_off, self_contained
+    said = self_contained("In this paper, we deviate from this line of work by conditioning the visual pipeline on "
+                          "language from the start.")
+    assert not said.endswith("we deviate.")
+    assert lead_off("In stark contrast, our approach combines a non-Euclidean gradient method with "
+                    "preconditioning.").startswith("Our approach combines")

@@ -37,7 +37,7 @@ rather of due starting
 """.split())
 # back-references anywhere in the phrase ("method for this problem", "the aforementioned gap")
 BACKREF = re.compile(r"\b(?:this|these|those|aforementioned|above-mentioned|former|latter|"
-                      r"said|such)\b(?!\s+(?:as|that)\b)|\bthe (?:above|same)\s+(?:issues?|problems?|"
+                      r"said|such)\b(?!\s+(?:as|that)\b)|\bthe (?:above|same)\s+(?:[\w-]+\s+){0,2}?(?:issues?|problems?|"
                       r"challenges?|limitations?|questions?|tasks?|settings?|gaps?)\b|\b(?:of|on|to|with|for|from|in|by) "
                       r"that (?:approach|method|model|work|paper|idea|framework|algorithm|line|result|problem|setting)s?\b", re.I)
 SELF_REF = re.compile(r"\b(?:this|the present) (?:paper|work|study|article|note|position paper|"

@@ -16,11 +16,11 @@ from .vocab import VERBS, is_modifier
 # off up to its comma; a connective word may stand without one ("Specifically we ...").
 _LEAD_CLAUSE = re.compile(
     r"^(?:(?:(?:to|in order to) [^,]{2,120}|towards? (?:this|that) end|in (?:response|light of|"
-    r"contrast|this (?:context|setting|regard))[^,]{0,80}|regarding [^,]{2,80}|"
+    r"(?:stark |sharp )?contrast|this (?:context|setting|regard))[^,]{0,80}|regarding [^,]{2,80}|"
     r"(?:motivated|inspired|guided|driven) by [^,]{2,160}|(?:building|based) (?:on|upon) [^,]{2,120}|"
     r"on the basis of [^,]{2,80}|in doing so|as an? alternative(?: to [^,]{2,80})?|"
     r"from (?:this|these|that) [^,]{1,60}|given (?:this|these|that) [^,]{1,60}|with (?:this|these) "
-    r"[^,]{1,60}|under (?:this|these)(?: [^,]{1,60})?|unlike [^,]{2,80}|(?:instead of|in addition to|apart from|rather than) [^,]{2,120}|in the (?:regime|case|setting) (?:where|when|of) .{1,80}?(?=,\s*we\b)|for \(?(?:\d|i+|[a-e])\)|(?:acknowledging|recogni[sz]ing|"
+    r"[^,]{1,60}|under (?:this|these|that|such)(?: [^,]{1,60})?|unlike [^,]{2,80}|(?:instead of|in addition to|apart from|rather than) [^,]{2,120}|in the (?:regime|case|setting) (?:where|when|of) .{1,80}?(?=,\s*we\b)|for \(?(?:\d|i+|[a-e])\)|(?:acknowledging|recogni[sz]ing|"
     r"considering|noting) [^,]{2,160}|in support of [^,]{2,40}|[a-z]+ing (?:this|these|those|such|the "
     r"above|the aforementioned)(?: (?!we\b)[^\s,]+){1,14}|going (?:further|beyond)|beyond (?:this|that))\s*,|"
     r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose|as an? (?:solution|remedy)|concurrently|"
@@ -178,13 +178,25 @@ def rewrite(sentence: str) -> tuple[str, float]:
         verb = re.search(r"\b(?:we|this (?:paper|work))\s+\w+", s, re.I)  # the cut keeps the authors' verb
         cuts = [c for c in cuts if len(s[:c].split()) >= 5 and (not verb or c >= verb.end()) and
                 s[:c].rsplit(" ", 1)[-1].lower() not in DANGLING | _REPORTING | _WAITING_PARTICIPLE and
-                not _stops_on_modifier(s[:c]) and not s[c:].startswith(" of ") and not OPEN_CLAUSE.search(s[:c]) and
+                not _stops_on_modifier(s[:c]) and not s[c:].startswith(" of ") and not _waits_for_from(s, c) and not OPEN_CLAUSE.search(s[:c]) and
                 not re.search(r"\b(?:that|whether|how),\s[^,]*$|\bus$|\b(?:aim|seek|try|want|need|wish|hope|attempt|strive)s?(?: to \w+)?$", s[:c]) and
                 not _open_infinitive(s[:c])]
         # "We show that, even for X," waits for its clause; "we aim (to summarize)" for its object
         if cuts:
             s = s[:cuts[-1]].rstrip(" ,;:.") + "."
     return s, len(s.split()) / total
+
+
+def _waits_for_from(s: str, c: int) -> bool:
+    """Does the cut at `c` take "from ..." off a word that needs it ("does not suffer", "we deviate",
+    "each topic is drawn")?"""
+    if not s.startswith(" from ", c):
+        return False
+    last = s[:c].rsplit(" ", 1)[-1].lower()
+    return last in VERBS or last in _FROM_WORDS or last.endswith(("ed", "ing", "wn"))
+
+
+_FROM_WORDS = frozenset("deviate deviates differ differs benefit benefits away apart distinct different free".split())
 
 
 # "a framework designed (to ...)": a participle that waits for its complement ends no sentence
