@@ -696,3 +696,12 @@ def test_a_setting_or_constraint_left_unnamed_and_a_trailing_participle_dangle()
                   "Algorithm to estimate a graphon from a set of observed graphs generated"):
         assert "dangling" in label_breaks(label), label
     assert not label_breaks("Learning from demonstrations in the bandit setting")
+
+
+def test_modifiers_before_a_comma_and_a_when_clause_leave_the_phrase():
+    commas = ("Spiking encoders are hard to invert online. We propose a causal, real-time decoder of the "
+              "biophysically-based Integrate and Fire encoding neuron model. Its error decreases in time.")
+    assert label_of(commas).startswith("Causal, real-time decoder of the biophysically-based Integrate and Fire")
+    when = ("Safe policies need a model. We propose a model-based approach to compute a safe policy when we have access "
+            "to a reasonably accurate dynamics model of the system. It is safe.")
+    assert label_of(when).startswith("Model-based approach to compute a safe policy")

@@ -15,6 +15,7 @@ from .label_words import content_words
 from .phrases import gerund
 from .problem import lower_first, topic_ok
 from .rules import label_breaks
+from .vocab import is_modifier
 
 BARE_WORDS = 3  # a label body of this many words or fewer, without a name, is a bare topic
 # kinds of candidate that say what the paper does (not just its topic)
@@ -125,7 +126,7 @@ def reads_as_title(body: str, kind: str, verbs: frozenset[str], named: bool = Fa
     from ...")."""
     m = _VERB_HEAD.match(body)
     if m and m.group("verb") in verbs and not _ADJ_PARTICIPLE.match(body) or _HALF_PAIR.search(body) or \
-            _BROKEN.search(body):
+            _BROKEN.search(_FIRST_MODIFIER.sub(_mark_modifier, body, count=1)):
         return False
     words = body.lower().split()
     if words and (words[-1] in _VERB_END or named and words[0] in _BASE_VERBS and
@@ -142,7 +143,15 @@ def reads_as_title(body: str, kind: str, verbs: frozenset[str], named: bool = Fa
 # fine-grained"), a lone word before a comma ("Approach, ...")
 _BROKEN = re.compile(r"\bto\s+(?:\w+ly\s+)?\w+(?:ate|i[sz]e|ify|ve|ct|rm|ss)$|^to\s|"
                      r"\bto (?:show|demonstrate|prove|verify|find) that\b|(?<![\w-])O(?![\w(-])|"
-                     r"\b\w+-(?:grained|based|aware|specific|agnostic|dependent|driven|oriented)$|^\w+,")
+                     r"\b\w+-(?:grained|based|aware|specific|agnostic|dependent|driven|oriented)$|^\w+,(?!\x00)")
+# "Causal, real-time decoder": a comma between two modifiers of one noun is no lone word
+_FIRST_MODIFIER = re.compile(r"^([A-Z][a-z-]+),(?=\s[a-z][\w-]*\s[a-z])")
+
+
+def _mark_modifier(m: re.Match) -> str:
+    return m.group(1) + (",\x00" if is_modifier(m.group(1).lower()) else ",")
+
+
 # a verb that ends a clause, not a title ("... methods for fluid dynamics indicate"), and a
 # base-form verb that opens a named label's gloss ("DeRa: explore and evaluate ...")
 _VERB_END = frozenset("""indicate indicates show shows suggest suggests demonstrate demonstrates

@@ -202,7 +202,7 @@ def before_lean(text: str) -> str:
         return text
     head = " ".join(words[:i - 1])
     cuts = [m.start() for m in re.finditer(r"\s(?:by|to|for|with|and|that|which|using|via|in|on|"
-                                            r"from|through|while|without)\s", head + " ")]
+                                            r"from|through|while|without|when|whenever|where|if|once|unless|until)\s", head + " ")]
     return head[:cuts[-1]] if cuts else ""
 
 
