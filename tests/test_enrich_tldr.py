@@ -602,3 +602,13 @@ def test_a_cut_keeps_the_from_its_verb_needs_and_stark_contrast_comes_off():
     assert not said.endswith("we deviate.")
     assert lead_off("In stark contrast, our approach combines a non-Euclidean gradient method with "
                     "preconditioning.").startswith("Our approach combines")
+
+
+def test_people_or_a_technology_are_no_problem_to_frame_a_tldr_with():
+    from paperscope.enrich.problem import opening_problem
+    from paperscope.enrich.text import Doc
+    text = ("Medical researchers are coming to appreciate that many diseases are complex syndromes. Medical researchers "
+            "study longitudinal records. In this paper, we focus on two questions. We propose the Disease Trajectory "
+            "Map, a probabilistic model of sparse longitudinal data.")
+    assert opening_problem(Doc.of(text), {}) is None
+    assert not derive_facts(None, text)["tldr"].startswith("For medical researchers")

@@ -41,7 +41,9 @@ _ADVANCES = re.compile(
     r"^(?:the\s+)?(?:recent\s+|rapid\s+|remarkable\s+|significant\s+|great\s+|tremendous\s+|"
     r"impressive\s+)*(?:advances?|advancements?|progress|developments?|success(?:es)?|"
     r"breakthroughs?|improvements?|popularity|rise|emergence|adoption|use|study|field|area|"
-    r"proliferation|applications?)\s+(?:in|of)\s+|^(?:existing\s+|current\s+|most\s+)?(?:approaches|methods|techniques|"
+    r"proliferation|applications?)\s+(?:in|of)\s+|"
+    r"^(?:(?:prior|previous|existing|recent|much)\s+)?research\s+(?:into|on)\s+|"
+    r"^(?:existing\s+|current\s+|most\s+)?(?:approaches|methods|techniques|"
     r"algorithms)\s+(?:to|for)\s+", re.I)
 _FINITE = re.compile(
     r"\s(?:is|are|was|were|has|have|had|can|could|may|might|will|would|should|must|remains?|"
@@ -187,8 +189,15 @@ def _opening(sentences: tuple[str, ...], own_start: int, text: str,
             weights = weights_of([expand(s, forms) for s in sentences] if forms else list(sentences))
         if _recurs(found, weights):
             return found if len(found.split()) >= 2 and not _CLASS_OF.search(found) and \
-                not _VAGUE_HEAD.match(found) else None
+                not _VAGUE_HEAD.match(found) and not _NOT_A_PROBLEM.search(found) else None
     return None
+
+
+# a phrase that names people or an enabling technology, or runs into a clause ("medical
+# researchers", "recording technology", "self-explaining models where interpretability"):
+# not the problem a paper works on
+_NOT_A_PROBLEM = re.compile(r"\b(?:researchers|practitioners|scientists|clinicians|technology|"
+                            r"technologies)\b|\s(?:where|when|whose|while)\b", re.I)
 
 
 def stems(text: str) -> set[str]:
