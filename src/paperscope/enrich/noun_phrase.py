@@ -338,8 +338,8 @@ _FRAME_OF = re.compile(r"\b(for|in|on|to) (?:the|a) (?:(?:general|broad|wide|lar
 def prepared_object(text: str) -> str:
     """An object as it can stand alone: no citation, no aside, no determiner before a specific
     phrase, no leading article or praise; "the use of X" is X; "a method to V X" is "Ving X"."""
-    text = _EXAMPLE_ASIDE.sub(" ", _CITATION.sub("", text)).replace('"', "")
-    text = _HOW_MANY.sub("", text.lstrip())  # "a number of challenges of X" -> "challenges of X"  # "the "doubly stochastic gradients""
+    text = _EXAMPLE_ASIDE.sub(" ", _CITATION.sub("", text)).replace('"', "")  # 'the "doubly stochastic gradients"'
+    text = _HOW_MANY.sub("", text.lstrip())  # "a number of challenges of X" -> "challenges of X"
     obj = LEAD.sub("", _PRAISE_LIST.sub("", unlean(ASIDE.sub(r"\1 ", text))))
     obj = re.sub(r"^(?:the )?use of |^(?:solution|approach|way) by (?=\w+ing )", "", obj)  # "a solution by constructing X"
     obj = _FRAME_OF.sub(r"\1 ", re.sub(r"\b(\w+ly), (and|or) (\w+ly),", r"\1 \2 \3", obj))  # "faithfully, and minimally,"  # "bounds for the general scenario of X processes" -> "bounds for X processes"

@@ -73,12 +73,13 @@ def _coined(tok: str) -> bool:
 
 
 # last words that wait for their complement: "... scenes capable", "... of class-wise", "hundreds"
-# "scales to large datasets in a manner": a manner still to be said
 # "algorithm that quickly identifies": a clause's verb still waiting for its object
 _CLAUSE_VERB_END = re.compile(r"\b(?:that|which) (?:\w+ly )?[a-z]+(?<!s)s$")
-_MANNER = re.compile(r"\b(?:in|with) an? (?:manner|way|fashion)$|\b(?:in|under) the (?:setting|case|regime|context|"
-                     r"scenario|constraint|assumption|condition)$|\b[a-z]+s (?:generated|obtained|induced|considered|"
-                     r"defined|required|needed|mentioned|described|studied)$", re.I)  # "... from observed graphs generated"
+# what is still to be said: a manner ("scales to large datasets in a manner"), a setting ("in the
+# setting"), what a participle after its noun goes on with ("from observed graphs generated")
+_UNSAID_END = re.compile(r"\b(?:in|with) an? (?:manner|way|fashion)$|\b(?:in|under) the (?:setting|case|regime|context|"
+                         r"scenario|constraint|assumption|condition)$|\b[a-z]+s (?:generated|obtained|induced|considered|"
+                         r"defined|required|needed|mentioned|described|studied)$", re.I)
 _WAITING = frozenset("capable able unable hundreds thousands dozens millions billions relying depending "
                      "based focusing showing allowing enabling achieving requiring ensuring providing "
                      "yielding giving containing involving exhibiting demonstrating revealing indicating "
@@ -159,7 +160,7 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
         out.append("lower-case")
     last = words[-1].lower()
     if last in DANGLING or last in _WAITING or last.endswith(("-wise", "'s", "’s")) or text.rstrip()[-1:] in ",;:-–(" or \
-            _OPEN_THAT.search(text) or _MANNER.search(text) or _CLAUSE_VERB_END.search(text) or (_HALF_PAIR.search(text) and len(words) >= 5) or \
+            _OPEN_THAT.search(text) or _UNSAID_END.search(text) or _CLAUSE_VERB_END.search(text) or (_HALF_PAIR.search(text) and len(words) >= 5) or \
             _KIND_TO_VERB_END.search(text.lower()) or _modifier_end(words):
         out.append("dangling")
     if not _balanced(text):

@@ -83,12 +83,12 @@ _CONDUCT = re.compile(_VOICE + r"(?:conduct|perform|carr(?:y|ies) out|undertake|
                       r"(?P<verb>)(?=(?:a|an|the (?:first|largest))\s+(?:[\w-]+\s+){0,3}?(?:study|analysis|"
                       r"investigation|evaluation|comparison|examination)\s+(?:of|on|into)\s)", re.I)
 # an adverb, not "apply", "rely" ("we propose to apply trust region optimization")
-ADVERB = r"(?!(?:apply|supply|reply|rely|multiply|comply|imply|fly)\b)\w+ly"
+_ADVERB = r"(?!(?:apply|supply|reply|rely|multiply|comply|imply|fly)\b)[a-z]+ly"
 # "we unveil the importance of X", "we look critically at X": the authors' look at a topic, weaker than a study
 _LOOK = re.compile(_VOICE + r"(?:re-?examin|unveil|quantif|(?:look|dive) (?:\w+ly )?(?:at|into))\w*\s+(?!(?:our|its|their|the proposed)\b)", re.I)
 _AIMS = re.compile(r"\b(?:(?:this (?:paper|work|study)|we) (?:aim|attempt|seek|strive|set out|tr(?:y|ie))s? to|our (?:main )?"
-                   r"(?:goal|aim|objective)(?: in this (?:paper|work))? is to|we (?:" + ADVERB + r" )?(?:show|demonstrate|describe|"
-                   r"explain|illustrate)s? how to) (?:" + ADVERB + r" )?(?P<verb>[a-z]+)\s+", re.I)  # "we show how to learn X"
+                   r"(?:goal|aim|objective)(?: in this (?:paper|work))? is to|we (?:" + _ADVERB + r" )?(?:show|demonstrate|describe|"
+                   r"explain|illustrate)s? how to) (?:" + _ADVERB + r" )?(?P<verb>[a-z]+)\s+", re.I)  # "we show how to learn X"
 _BY_FRONT = re.compile(r"^(?:(?:in this (?:paper|work)|here),?\s+)?by (?P<verb>[a-z]{3,}ing) (?P<rest>[^,;]{8,160}),\s+we\b", re.I)
 # "we model X by constructing Y", "we make progress on X by providing Y": what the paper makes is Y
 _BY_MAKING = re.compile(r"\bwe\b[^.;]{3,120}?\bby (?:constructing|building|providing|deriving|establishing)\s+"
@@ -126,7 +126,7 @@ def objects(s: str, tier: int, deferred: list[str] | None = None,
     for m in starts:
         rest = s[m.end():]
         obj = prepared_object(_HERE.sub("", rest) if tier == 0 else rest)  # "we propose in this article X"
-        infinitive = re.match(r"to (?:instead |also |further |(?P<adv>(?!(?:apply|rely|supply|multiply)\b)[a-z]+ly) )?"
+        infinitive = re.match(r"to (?:instead |also |further |(?P<adv>" + _ADVERB + r") )?"
                               r"(?P<v>[a-z]+) (?=\S)", obj)  # "to apply X": no adverb
         if tier == 0 and infinitive and "verb" in m.groupdict() and m.group("verb").lower().startswith("propos"):
             g = gerund(infinitive.group("v"))  # "we propose to use RL to search ..." -> "RL to search ..."
