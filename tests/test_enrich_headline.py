@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from paperscope.enrich import derive_facts
+from paperscope.enrich.phrases import as_gerund_phrase
 from paperscope.enrich.rules import MAX_LABEL_CHARS, label_breaks
 
 BACKGROUND = "Sequence models are widely used in control, but they are slow at inference time. "
@@ -705,3 +706,34 @@ def test_modifiers_before_a_comma_and_a_when_clause_leave_the_phrase():
     when = ("Safe policies need a model. We propose a model-based approach to compute a safe policy when we have access "
             "to a reasonably accurate dynamics model of the system. It is safe.")
     assert label_of(when).startswith("Model-based approach to compute a safe policy")
+
+
+def test_a_plain_kind_is_said_with_the_problem_it_is_for():
+    text = ("Multi-agent reinforcement learning (MARL) remains challenging due to complex interactions between agents. "
+            "Motivated by sensor networks, we study policy evaluation in MARL, where agents with private local rewards "
+            "collaborate to learn the value of a policy. We propose a double averaging scheme, where each agent averages "
+            "over both space and time. We prove that the algorithm converges at a geometric rate.")
+    assert label_of(text) == "Double averaging scheme for multi-agent reinforcement learning"
+
+
+def test_an_approach_to_a_thing_is_not_a_verb():
+    assert as_gerund_phrase("approach to object completion") == "approach to object completion"
+    assert as_gerund_phrase("method to improve generalization") == "improving generalization"
+    text = ("Variance matters for generalization. We develop an approach to risk minimization and stochastic "
+            "optimization that provides a convex surrogate for variance. It is convex.")
+    assert label_of(text).startswith("Approach to risk minimization and stochastic optimization")
+
+
+def test_experimental_opens_a_label_only_before_results():
+    assert "opener" not in label_breaks("Experimental technique for searching policy spaces")
+    for label in ("Experimental results on ImageNet classification", "SVM-cone: Experimental results"):
+        assert "opener" in label_breaks(label), label
+
+
+def test_the_kind_said_before_a_spelled_out_name_describes_it():
+    called = ("Noisy labels hurt deep networks. We propose a training method called Learning with Ensemble Consensus "
+              "(LEC) that prevents overfitting noisy examples by removing them. It works well.")
+    assert label_of(called) == "LEC: training method that prevents overfitting noisy examples"
+    the = ("Cooperative card games need reasoning about others. We present a new deep multi-agent RL method, the "
+           "Simplified Action Decoder (SAD), which resolves this contradiction. It sets a new state of the art.")
+    assert label_of(the).startswith("SAD: deep multi-agent")

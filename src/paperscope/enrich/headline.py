@@ -31,7 +31,7 @@ from .compose import reads_as_title
 from .methods import Mention, is_background
 from .named import (APPOSITION, CALLED_NAME, DASH_NAME, KIND_NAME, NAME_AFTER, RESULT_VERBS, named_descriptions,
                     subject_descriptions)
-from .noun_phrase import (GENERIC_VERB, LEAD, abbreviated, before_lean, capital, content, fits, leans_back,
+from .noun_phrase import (GENERIC_VERB, KINDS, LEAD, abbreviated, before_lean, capital, content, fits, leans_back,
                           loose_end, phrase_end, purpose, tidy, with_relative)
 from .rules import label_breaks
 from .vocab import VERBS, is_modifier
@@ -69,6 +69,23 @@ def headline(sentences: list[str], own_start: int, mentions: list[Mention], limi
         return _first(sentences, own, names, named, limit, forms)
     except _Named:
         return None
+
+
+def plain_headline(sentences: list[str], own_start: int, mentions: list[Mention], limit: int,
+                   forms: dict[str, str] | None = None) -> str | None:
+    """A plainer contribution than `headline` takes ("a model-free stage-based algorithm"), for
+    the caller to keep only when it can say what problem it is for."""
+    names = [m for m in mentions if m.how != "variant" and not is_background(m, sentences)][:2]
+    own = sentences[own_start:]
+    for s in own:
+        for obj in objects(s, 0, [], []):
+            try:
+                label = _from_object(obj, 0, names, [], limit, forms or {}, own, need=2, loose=True)
+            except _Named:
+                return None
+            if label:
+                return label
+    return None
 
 
 # "Switchable Sparse-Dense" in "Switchable Sparse-Dense Learning (SSD)", "Reward Reweighing" in "Reward
@@ -156,7 +173,7 @@ def _best(prefix: str, text: str, forms: dict[str, str], room: int, min_content:
 
 def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention], limit: int,
                  forms: dict[str, str], own: list[str] = (), name_later: bool = False,
-                 need: int | None = None) -> str | None:
+                 need: int | None = None, loose: bool = False) -> str | None:
     several = _SEVERAL.match(obj)
     numbered = several and sum(m.name in obj for m in names) >= 2
     tried = False
@@ -182,7 +199,7 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
         head = LEAD.sub("", phrase_end(obj))
         if m.name not in head and content(head) >= 3 and not leans_back(head):
             descs.append(head)  # "a network architecture based on X, ..., dubbed Wukong"
-        label = _described(m.name, descs, forms, limit)
+        label = _described(m.name, descs, forms, limit) or _described(m.name, _kind_around(obj, m), forms, limit)
         if label:
             return label
         tried = True
@@ -206,13 +223,15 @@ def _from_object(obj: str, tier: int, names: list[Mention], named: list[Mention]
         head = with_relative(head, obj, RESULT_VERBS)  # "a black-box attack which uses X"
     if leans_back(head) or content(head) < need:
         return None
-    if len(head.split()) <= 3:  # a bare topic ("optimal partitioning tree")
+    if len(head.split()) <= (1 if loose else 3):  # a bare topic ("optimal partitioning tree")
         return None
     if (tier == 0 or name_later) and named and not (several and len({m.name for m in named}) > 1):  # "We name our model X"
         label = _best(f"{named[0].name}: ", head, forms, limit - len(named[0].name) - 2, 3)
         if label:
             return label
     label = _best("", head, forms, limit, need)
+    if loose:
+        return label
     if label and len(label.split()) <= SHORT_UNNAMED:  # a short unnamed phrase reads as a bare topic:
         longer = _COMMA_WITH.sub(" ", LEAD.sub("", loose_end(obj)), count=1)  # what it is for ("to V X", ", with Y")
         if len(longer.split()) > len(label.split()) and not leans_back(longer):
@@ -266,6 +285,34 @@ def _descriptions(obj: str, m: Mention, forms: dict[str, str], own: list[str]) -
              named_descriptions(obj, m.name, m.long, forms) + subject_descriptions(own[:3], m.name)]
     return [d for d in descs if content(d) >= 2 and not leans_back(d) and
             not re.match(r"(?:(?!(?:for|of|in|on|to|with|by)\b)[\w-]+ ){0,5}(?:problem|challenge|task|question)s?$", d)]
+
+
+# what joins a name to the kind before it: "method called X", "method (i.e., X)", "method, the X"
+_TO_NAME = re.compile(r"(?:,?\s*(?:\(\s*)?(?:i\.e\.,?|called|named|dubbed|termed|coined|namely|the|,))*\s*$")
+
+
+_MORE_KINDS = frozenset("design agent network representation process".split())
+
+
+def _kind_around(obj: str, m: Mention) -> list[str]:
+    """The kind said before a name, with what follows the name: "a deep multi-agent RL method, the
+    Simplified Action Decoder (SAD), which ..." -> "deep multi-agent RL method"; "a training method
+    called X (LEC) that prevents Y" -> "training method that prevents Y"."""
+    at = obj.find(m.name)
+    start, end = at, at + len(m.name)
+    if m.long and (lat := obj.rfind(m.long, 0, at)) >= 0 and re.fullmatch(r"\s*\(\s*", obj[lat + len(m.long):at]):
+        start = lat  # "Long Form (ACR)"
+    before = _TO_NAME.sub("", obj[:start])
+    after = re.sub(r"^\s*\)", "", obj[end:])
+    if not 2 <= len(before.split()) <= 8 or before.rsplit(" ", 1)[-1].lower() not in KINDS | _MORE_KINDS:
+        return []
+    bare = f"{before}{after if after.startswith(',') else ' ' + after.lstrip()}"
+    head = LEAD.sub("", phrase_end(bare))
+    if leans_back(head):
+        head = before_lean(head)
+    longer = with_relative(head, bare, RESULT_VERBS) if len(head.split()) <= 4 else head
+    head = head if leans_back(longer) else longer
+    return [head] if len(head.split()) >= 4 and m.name not in head and not leans_back(head) else []
 
 
 def _described(name: str, descs: list[str], forms: dict[str, str], limit: int) -> str | None:

@@ -23,7 +23,7 @@ import re
 
 from ..words import FILLER_WORDS, STOP_WORDS
 from . import describe
-from .headline import headline
+from .headline import headline, plain_headline
 from .compose import descriptive, is_bare, reads_as_title, trim_front
 from . import phrases as ph
 from .acronyms import expand, long_forms
@@ -279,7 +279,13 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
         return _about(lead, doc, room)
     if lead:
         return lead
-    best = candidates(doc, mentions, tldr, limit, paper_type, keyphrases).best
+    pool = candidates(doc, mentions, tldr, limit, paper_type, keyphrases)
+    plain = plain_headline(doc.sentences, doc.own_start, mentions, room, long_forms(doc.sentences))
+    for problem_np in pool.problems if plain and not pool.position else ():  # "Double averaging scheme for X"
+        longer = with_problem(plain, "intro", problem_np, room, False)
+        if longer != plain:
+            return longer
+    best = pool.best
     if best is None:
         words = _tidy(ph.hard_cut(OPENER.sub("", doc.sentences[0]))).split()[:10]
         while len(words) > 1 and len(" ".join(words)) > limit:

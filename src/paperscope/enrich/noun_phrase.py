@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 
 from ..words import FILLER_WORDS, STOP_WORDS
-from .phrases import OF_HEADS, as_gerund_phrase, gerund, soft_cuts, third_person
+from .phrases import OF_HEADS, as_gerund_phrase, gerund, names_a_thing, soft_cuts, third_person
 from .problem import PAREN
 from .rules import BACKREF, DANGLING, SELF_REF
-from .vocab import is_modifier
+from .vocab import VERBS, is_modifier
 
 # an aside inside a clause: "that, in turn, ..."
 ASIDE = re.compile(r"\b(that|which), [^,]{3,60}, ")
@@ -347,6 +347,8 @@ def prepared_object(text: str) -> str:
     if m and re.search(r"(?:ent|ant|ous|ic|tive|sive|[^e]al)$", m.group("v1")):  # "method to automatic X" is no verb:
         at = m.start("v1") - 4  # "method for automatic X"; "approach to" stays
         return obj if obj[:at].endswith("approach") else f"{obj[:at]} for {obj[at + 4:]}"
+    if m and not m.group("v2") and names_a_thing(m.group("v1"), obj[m.end():]):
+        return obj  # "approach to object completion": a thing, not a verb
     if m and gerund(m.group("v1")) and m.group("v1") not in GENERIC_VERB:
         verbs = gerund(m.group("v1")) + (f" and {gerund(m.group('v2')) or m.group('v2')}" if m.group("v2") else "")
         obj = f"{verbs} {obj[m.end():]}"

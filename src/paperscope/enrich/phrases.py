@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from ..words import STOP_WORDS
+from .vocab import VERBS
 
 # the authors' own voice followed by what they do; group "verb" is the verb
 OWN_VERB = re.compile(
@@ -54,6 +55,13 @@ KIND_TO = re.compile(r"^(?:method|approach|framework|technique|"
                      r"enables? (?:us )?to|effectively|efficiently|directly|automatically|"
                      r"further|significantly|simultaneously)\s+)*(?P<verb>[a-z]+)\b", re.I)
 ENDING_BAD = re.compile(r"(?:ed|ly)$")
+
+
+def names_a_thing(word: str, after: str) -> bool:
+    """"to object completion", "to domain adaptation": `word` before a nominalisation is a noun, not
+    a verb to make a gerund of (known verbs and "-ize / -ate / -ify" stay verbs: "to improve generalization")."""
+    return word.lower() not in VERBS and not re.search(r"(?:i[sz]e|ate|ify)$", word) and \
+        bool(re.match(r"\s*[a-z]+(?:tion|ment|sis|ance|ence)\b", after))
 THAT = re.compile(r"^(?:that|how|why|when|whether|what)\s+", re.I)
 _VOWEL = set("aeiou")
 
@@ -123,7 +131,7 @@ def drop_leading(text: str) -> str:
 def as_gerund_phrase(text: str) -> str:
     """`method to improve X` -> `improving X`; `reduces X` -> `reducing X`; else unchanged."""
     m = KIND_TO.match(text)
-    if m:
+    if m and not names_a_thing(m.group("verb"), text[m.end():]):
         g = gerund(m.group("verb"))
         if g:
             return g + text[m.end():]

@@ -32,9 +32,12 @@ conversely overall altogether ultimately indeed namely e.g i.e building based mo
 given under in with by at from for as after before during among across via using through
 within without upon how why what when whether if is are was were be has have had can could
 will would may might must should does do did allowing enabling leading making resulting
-yielding showing providing contrary each even not proposed experimental experiments results
+yielding showing providing contrary each even not proposed experiments results
 rather of due starting
 """.split())
+# "Experimental results show ...", not "Experimental technique for searching policy spaces"
+_RESULTS_OPEN = re.compile(r"experimental (?:results?|evaluations?|studies|study|analys[ie]s|findings|evidence|"
+                           r"validation|comparisons?|data|setups?|settings?)\b", re.I)
 # back-references anywhere in the phrase ("method for this problem", "the aforementioned gap")
 BACKREF = re.compile(r"\b(?:this|these|those|aforementioned|above-mentioned|former|latter|"
                       r"said|such)\b(?!\s+(?:as|that)\b)|\bthe (?:above|same)\s+(?:[\w-]+\s+){0,2}?(?:issues?|problems?|"
@@ -147,10 +150,10 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
         out.append("long")
     head, sep, desc = text.partition(": ")
     first = words[0].lower()
-    if first in OPENERS and not (sep and head == words[0] and sum(c.isupper() for c in head) >= 2 and
-                                 not head.isupper()):
+    if (first in OPENERS or _RESULTS_OPEN.match(text)) and not (sep and head == words[0] and
+                                                               sum(c.isupper() for c in head) >= 2 and not head.isupper()):
         out.append("opener")  # "NExT: ..." is a name, "Next, ..." a connective ("IS", "HAVE" may be either)
-    elif sep and (dw := _words(desc)) and dw[0].lower() in OPENERS - {"to"}:
+    elif sep and (dw := _words(desc)) and (dw[0].lower() in OPENERS - {"to"} or _RESULTS_OPEN.match(desc)):
         out.append("opener")
     if BACKREF.search(SELF_REF.sub("", text)) or re.search(r"\b(?:our|we|us)\b", text, re.I) or \
             _EARLY_ITS.search(text) or \
