@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from paperscope.enrich import derive_facts
+from paperscope.enrich.label import _around
 from paperscope.enrich.phrases import as_gerund_phrase
 from paperscope.enrich.rules import MAX_LABEL_CHARS, label_breaks
 
@@ -737,3 +738,16 @@ def test_the_kind_said_before_a_spelled_out_name_describes_it():
     the = ("Cooperative card games need reasoning about others. We present a new deep multi-agent RL method, the "
            "Simplified Action Decoder (SAD), which resolves this contradiction. It sets a new state of the art.")
     assert label_of(the).startswith("SAD: deep multi-agent")
+
+
+def test_a_long_headline_gives_up_its_tail_to_say_the_problem_it_is_for():
+    text = ("Logistic-normal topic models can discover correlation structures among latent topics. However, their "
+            "inference remains a challenge because of the non-conjugacy. We present a partially collapsed Gibbs sampling "
+            "algorithm that approaches the provably correct distribution by exploiting data augmentation over many "
+            "rounds. It makes logistic-normal topic models scale to large corpora.")
+    assert label_of(text) == "Partially collapsed Gibbs sampling algorithm for logistic-normal topic models"
+
+
+def test_a_verb_in_front_of_a_keyphrase_is_not_its_modifier():
+    assert _around("This trick decreases kernel approximation error.", "kernel approximation") == "kernel approximation"
+    assert _around("We study sparse kernel approximation error.", "kernel approximation") == "sparse kernel approximation"

@@ -29,6 +29,7 @@ from . import phrases as ph
 from .acronyms import expand, long_forms
 from .label_words import content_words, title_odds, weights_of, word_features
 from .methods import Mention, is_background
+from .noun_phrase import fits
 from .position import is_position, position_headline
 from .problem import OPENER, PAREN, lower_first, opening_problem, problem, stems, topic_ok, with_problem
 from .rules import DANGLING, MAX_LABEL_CHARS, label_breaks
@@ -158,7 +159,7 @@ def _around(sentence: str, phrase: str) -> str | None:
     left = []
     for w in reversed(words[-3:]):
         lw = w.lower()
-        if not re.fullmatch(r"[A-Za-z][\w\-]*", w) or lw in STOP_WORDS or lw in VERBS or \
+        if not re.fullmatch(r"[A-Za-z][\w\-]*", w) or lw in STOP_WORDS or lw in VERBS or lw in ph.VERB_S or \
                 lw in FILLER_WORDS or lw.endswith("ly"):
             break
         left.insert(0, w)
@@ -297,17 +298,25 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
 def _about(lead: str, doc: Doc, room: int) -> str:
     """A contribution headline that names neither the problem of the opening sentence nor any of
     its words gets it: "Training stabilizer based on consistency regularization for generative
-    adversarial networks"."""
+    adversarial networks"; a headline too long to take it gives up its tail at a phrase boundary
+    ("Partially collapsed Gibbs sampling algorithm [that approaches X] for logistic-normal topic
+    models"), never half of a pair or list."""
     if re.search(r"\bfor\b", lead):  # it says what it is for ("in <problem>" often named the background)
         return lead
     forms = long_forms(doc.sentences)
     found = opening_problem(doc, forms)
     if not found or stems(found) & stems(expand(lead, forms)):
         return lead
-    longer = f"{lead} for {found}"
-    if len(longer) > room or label_breaks(longer):
-        return lead
-    return longer
+    tail = f" for {found}"
+    prefix, _, body = lead.rpartition(": ")
+    prefix += _
+    cuts = [c for c in fits(body, room - len(prefix) - len(tail), 3) if len(c.split()) >= 4 and body.startswith(c)
+            and not re.match(r"\s*(?:,|and\b|or\b)", body[len(c):])]  # not half of a pair or list
+    for cut in [body] + cuts:
+        longer = f"{prefix}{cut}{tail}"  # "... based on the double-momentum method for bilevel optimization"
+        if len(longer) <= room and not label_breaks(longer):
+            return longer
+    return lead
 
 
 def candidates(doc: Doc, mentions: list[Mention], tldr: str, limit: int = MAX_LABEL,

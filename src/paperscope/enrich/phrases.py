@@ -162,4 +162,5 @@ replaces represents retrieves reweights samples scales selects simulates solves 
 transfers transforms translates updates utilizes utilises distills distils accelerates augments
 calibrates compresses detects enhances mitigates alleviates addresses tackles handles supports
 automates discovers evaluates measures mimics operates performs learns regularizes regularises
+decreases increases lowers raises
 """.split())
