@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from paperscope.enrich import derive_facts
-from paperscope.enrich.label import _around
+from paperscope.enrich.label import _around, fit
 from paperscope.enrich.phrases import as_gerund_phrase
 from paperscope.enrich.rules import MAX_LABEL_CHARS, label_breaks
 
@@ -751,3 +751,11 @@ def test_a_long_headline_gives_up_its_tail_to_say_the_problem_it_is_for():
 def test_a_verb_in_front_of_a_keyphrase_is_not_its_modifier():
     assert _around("This trick decreases kernel approximation error.", "kernel approximation") == "kernel approximation"
     assert _around("We study sparse kernel approximation error.", "kernel approximation") == "sparse kernel approximation"
+
+
+def test_labels_that_lean_on_the_text_or_stop_before_their_complement_break_the_rules():
+    assert "back-reference" in label_breaks("Solving the proposed new model for metric learning")
+    assert "dangling" in label_breaks("Class of consistent estimators for cases")
+    assert "fragment" in label_breaks("Track the newly emerged interactions in each layer")
+    assert fit("adversarial attack based on the modeling of the intrinsic feature distributions", 40) != \
+        "adversarial attack based on the modeling"

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from paperscope.library import Library
-from paperscope.model import InputError
+from paperscope.model import InputError, latex_to_plain, match_key
 
 
 def _ids(lib):
@@ -101,6 +101,16 @@ def test_latex_is_kept_as_source_and_rendered_for_display(lib, tmp_path):
     assert "O(ε^-2)" in paper["abstract"]
     assert "50%" in paper["abstract"] and "worst case" in paper["abstract"]
     assert "\\mathcal{O}" in paper["abstract_source"]
+
+
+def test_a_group_set_in_a_font_keeps_its_words_without_braces():
+    text = ("We propose a black-box algorithm called {\\it Adversarial Variational Inference and Learning} (AdVIL) "
+            "that is {\\em fast}, with $\\{0,1\\}$-valued weights.")
+    plain = latex_to_plain(text)
+    assert "called Adversarial Variational Inference and Learning (AdVIL)" in plain
+    assert "is fast," in plain and "{0,1}" in plain and "{ " not in plain
+    same = "We propose a black-box algorithm called Adversarial Variational Inference and Learning (AdVIL) that is fast"
+    assert match_key(text).startswith(match_key(same))  # braces never counted in a paper's identity
 
 
 def test_missing_path_is_a_user_error(lib, tmp_path):

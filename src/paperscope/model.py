@@ -185,7 +185,8 @@ _LATEX_HINT = re.compile(r"[\\$]")
 # a bare % a percent sign and makes rendering cost proportional to the LaTeX, not the abstract.
 # (Math spans are bounded: an unclosed `$$` or `\(` costs linear time on any text.)
 _LATEX_SPAN = re.compile(
-    r"\$\$.{1,2000}?\$\$|\$[^$]{1,400}?\$|\\\(.{1,2000}?\\\)|\\\[.{1,2000}?\\\]"
+    r"\{\\(?:it|em|bf|sl|sc|tt|rm|sf|itshape|bfseries|scshape)\s[^{}$]{0,400}\}"  # {\it X}: a group set in a font
+    r"|\$\$.{1,2000}?\$\$|\$[^$]{1,400}?\$|\\\(.{1,2000}?\\\)|\\\[.{1,2000}?\\\]"
     r"|\\[A-Za-z]+\*?(?:\[[^\]]{0,40}\])?(?:\{[^{}]{0,200}\})*|\\[\'\"`^~=.][A-Za-z{]?\}?",
     re.S,
 )

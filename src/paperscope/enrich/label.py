@@ -72,6 +72,10 @@ def fit(text: str, room: int, whole: bool = False) -> str | None:
         return text if text and len(text) <= room else None
     best = None
     for cut in ph.soft_cuts(text):
+        if text.startswith(cut) and re.match(r"\s*of\b", text[len(cut):]) and \
+                re.search(r"\b(?:the|existing|its|their) (?:[\w-]+ )?[\w-]+$|\b(?:" + "|".join(ph.OF_HEADS) + r")$",
+                          cut.rstrip(), re.I):
+            continue  # "adversarial attack based on the modeling" without "of X"; "samplers" may end
         cut = _tidy(cut)
         if len(cut) <= room and len(cut.split()) >= 2:
             best = cut

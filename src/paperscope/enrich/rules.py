@@ -80,7 +80,7 @@ def _coined(tok: str) -> bool:
 _CLAUSE_VERB_END = re.compile(r"\b(?:that|which) (?:\w+ly )?[a-z]+(?<!s)s$")
 # what is still to be said: a manner ("scales to large datasets in a manner"), a setting ("in the
 # setting"), what a participle after its noun goes on with ("from observed graphs generated")
-_UNSAID_END = re.compile(r"\b(?:in|with) an? (?:manner|way|fashion)$|\b(?:in|under) the (?:setting|case|regime|context|"
+_UNSAID_END = re.compile(r"\b(?:in|with) an? (?:manner|way|fashion)$|\bfor (?:cases|instances|situations)$|\b(?:in|under) the (?:setting|case|regime|context|"
                          r"scenario|constraint|assumption|condition)$|\b[a-z]+s (?:generated|obtained|induced|considered|"
                          r"defined|required|needed|mentioned|described|studied)$", re.I)
 _WAITING = frozenset("capable able unable hundreds thousands dozens millions billions relying depending "
@@ -157,7 +157,7 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
         out.append("opener")
     if BACKREF.search(SELF_REF.sub("", text)) or re.search(r"\b(?:our|we|us)\b", text, re.I) or \
             _EARLY_ITS.search(text) or \
-            _MORE_REFS.search(text):  # "the difference between the two tasks"
+            _MORE_REFS.search(text) or re.search(r"\bthe proposed\b", text, re.I):  # "the difference between the two tasks"
         out.append("back-reference")
     if text[:1].islower() and not _coined(words[0]):
         out.append("lower-case")
@@ -216,7 +216,7 @@ modify modifies accelerate accelerates want wants demonstrate demonstrates ident
 investigate investigates show shows prove proves obtain obtains derive derives mitigate mitigates
 alleviate alleviates overcome overcomes tackle tackles solve solves facilitate facilitates enhance
 enhances correspond corresponds relate relates belong belongs depend depends rely relies consist consists
-group groups cluster clusters call calls
+group groups cluster clusters call calls track tracks
 """.split())
 _KIND = frozenset("method approach framework model algorithm technique system".split())
 
