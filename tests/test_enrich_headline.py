@@ -759,3 +759,11 @@ def test_labels_that_lean_on_the_text_or_stop_before_their_complement_break_the_
     assert "fragment" in label_breaks("Track the newly emerged interactions in each layer")
     assert fit("adversarial attack based on the modeling of the intrinsic feature distributions", 40) != \
         "adversarial attack based on the modeling"
+
+
+def test_an_adverb_in_the_clause_gives_way_before_the_clause_does():
+    text = ("Constrained Bayesian optimization needs to find optima on the boundary of the feasible region. We propose "
+            "BE-CBO, a new Bayesian optimization method that efficiently explores the boundary between feasible and "
+            "infeasible designs. It works.")
+    assert label_of(text) == ("BE-CBO: Bayesian optimization method that explores the boundary between feasible and "
+                              "infeasible designs")

@@ -137,6 +137,9 @@ def fits(text: str, room: int, min_content: int) -> list[str]:
     text = tidy(abbreviated(" " + text))
     if len(text) <= room:
         out.append(text)
+    plain = _CLAUSE_ADVERB.sub(r"\1 ", text)  # "method that efficiently explores X" -> "method that explores X"
+    if plain != text and len(text) > room >= len(plain):
+        out.append(plain)
     verb = as_gerund_phrase(text)
     if verb != text and len(verb) <= room and content(verb) >= min_content:
         out.append(verb)
@@ -164,6 +167,7 @@ def fits(text: str, room: int, min_content: int) -> list[str]:
     return list(dict.fromkeys(out + cuts[::-1]))
 
 
+_CLAUSE_ADVERB = re.compile(r"\b(that|which|to) (?!only\b|early\b|apply\b|supply\b|rely\b|reply\b)[a-z]+ly (?!and\b|or\b)")
 # words that take two things joined by "and": "between X and Y", "balances X and Y"
 _NEEDS_TWO = re.compile(r"\b(?:between|both|balanc(?:e|es|ing)|combin(?:e|es|ing|ation of)|unif(?:y|ies|ying)|bridg(?:e|es|ing)|"
                         r"connect(?:s|ing)?|trade-?offs?)\b"
