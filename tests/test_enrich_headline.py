@@ -5,6 +5,7 @@ import pytest
 
 from paperscope.enrich import derive_facts
 from paperscope.enrich.label import _around, fit
+from paperscope.enrich.methods import Mention, is_background
 from paperscope.enrich.phrases import as_gerund_phrase
 from paperscope.enrich.rules import MAX_LABEL_CHARS, label_breaks
 
@@ -767,3 +768,23 @@ def test_an_adverb_in_the_clause_gives_way_before_the_clause_does():
             "infeasible designs. It works.")
     assert label_of(text) == ("BE-CBO: Bayesian optimization method that explores the boundary between feasible and "
                               "infeasible designs")
+
+
+def test_extending_a_result_and_taking_an_approach_are_what_the_paper_does():
+    extend = ("Additive white Gaussian denoising is well understood. In this paper, we extend the additive white Gaussian "
+              "denoising results to general linear inverse problems with colored Gaussian noise. Experiments agree.")
+    assert label_of(extend) == "Extending additive white Gaussian denoising results to general linear inverse problems"
+    take = ("Teaching humans needs good training sets. In this contribution, we take a first principles approach to "
+            "constructing idealized training sets. We apply it to a cognitive model.")
+    assert label_of(take).endswith("approach to constructing idealized training sets")
+
+
+def test_an_abbreviation_the_contribution_is_for_is_the_problem_not_its_name():
+    sentences = ["Recommender systems rank items by inner products.",
+                 "We present the first provably sublinear time hashing algorithm for approximate Maximum Inner Product "
+                 "Search (MIPS)."]
+    problem = Mention("MIPS", 1, 0, "acronym", long="Maximum Inner Product Search")
+    assert is_background(problem, sentences)
+    own = Mention("LEC", 1, 0, "acronym", long="Learning with Ensemble Consensus")
+    assert not is_background(own, ["Noisy labels hurt.", "We propose Learning with Ensemble Consensus (LEC) for noisy "
+                                                          "labels."])

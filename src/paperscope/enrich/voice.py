@@ -42,6 +42,8 @@ _AND_VERB = re.compile(r"\b(?:we|this (?:paper|work)) (?:\w+ly )?(?!(?:propose|i
                        r"\bwe (?:\w+ly )?(?:leverage|use|exploit|utili[sz]e|employ|combine|build on|draw on)\b[^.;,]{3,80}? to "
                        r"(?:propose|introduce|develop|design|present)\s+(?!to\b)", re.I)
 _DESCRIBE = re.compile(DESCRIBE, re.I)
+# "we take a first principles approach to constructing X": the approach is what the paper offers
+_TAKE = re.compile(_VOICE + r"takes?\s+(?=(?:a|an)\s+(?:[\w-]+\s+){1,4}approach\s+(?:to|for)\s)", re.I)
 _OUR_MAKES = re.compile(r"\bour (?:method|approach|framework|model|algorithm)\s+(?:\w+ly\s+)?"
                         r"(?:introduces|proposes|develops)\s+", re.I)
 # "X is proposed", "... is introduced": the passive voice at the start of a sentence
@@ -84,6 +86,10 @@ _CONDUCT = re.compile(_VOICE + r"(?:conduct|perform|carr(?:y|ies) out|undertake|
                       r"investigation|evaluation|comparison|examination)\s+(?:of|on|into)\s)", re.I)
 # an adverb, not "apply", "rely" ("we propose to apply trust region optimization")
 _ADVERB = r"(?!(?:apply|supply|reply|rely|multiply|comply|imply|fly)\b)[a-z]+ly"
+# "we extend the NTK framework to tree ensembles": the extension is what the paper does
+_EXTEND = re.compile(_VOICE + r"(?P<verb>extend|generali[sz]e)s?\s+(?!(?:this|these|our|their|its|it|them)\b)", re.I)
+_EXTENDED = re.compile(r"(?:the|a|an)\s(?!(?:[\w-]+ )?(?:investigation|analysis|study|idea|work|results?)\b)"
+                       r"(?:(?!\band\b)[^,;]){3,80}?\s(?:to|into|beyond)\s(?!(?:this|these|that|those)\b)")
 # "we unveil the importance of X", "we look critically at X": the authors' look at a topic, weaker than a study
 _LOOK = re.compile(_VOICE + r"(?:re-?examin|unveil|quantif|(?:look|dive) (?:\w+ly )?(?:at|into))\w*\s+(?!(?:our|its|their|the proposed)\b)", re.I)
 _AIMS = re.compile(r"\b(?:(?:this (?:paper|work|study)|we) (?:aim|attempt|seek|strive|set out|tr(?:y|ie))s? to|our (?:main )?"
@@ -119,7 +125,8 @@ def objects(s: str, tier: int, deferred: list[str] | None = None,
         if second is not None:  # read after every sentence: the first verb's object may be the paper's
             second += [("and", prepared_object(s[m.end():])) for m in _AND_VERB.finditer(s)
                        if all(m.end() != n.end() for n in starts)]
-            second += [("describe", o) for o in (prepared_object(s[m.end():]) for m in _DESCRIBE.finditer(s))
+            second += [("describe", o) for o in (prepared_object(s[m.end():]) for m in
+                                                 list(_DESCRIBE.finditer(s)) + list(_TAKE.finditer(s)))
                        if not _NOT_OBJECT.match(o)]
     if tier == 2:
         starts += list(_OUR_IS.finditer(s))
@@ -145,6 +152,8 @@ def objects(s: str, tier: int, deferred: list[str] | None = None,
             second += [("means", f"{m.group('verb')} {prepared_object(m.group('rest'))}") for m in _BY_FRONT.finditer(s)
                        if m.group("verb").lower() not in _LIGHT_MEANS]  # "By extending X to Y, we address these challenges"
             second += [("means", prepared_object(s[m.end():])) for m in _BY_MAKING.finditer(s)]  # "by constructing X"
+            second += [("means", f"{gerund(m.group('verb'))} {prepared_object(s[m.end():])}") for m in _EXTEND.finditer(s)
+                       if _EXTENDED.match(s[m.end():])]  # "Extending X to Y"
             second += [("means", f"{m.group('verb')} {prepared_object(s[m.end():])}") for m in _BY_MEANS.finditer(s)
                        if m.group("verb").lower() not in _LIGHT_MEANS]
             second += [("means", f"{gerund(m.group('verb'))} {prepared_object(s[m.end():])}") for m in _USE_TO.finditer(s)
