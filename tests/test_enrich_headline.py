@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from paperscope.enrich import derive_facts
+from paperscope.enrich.compose import spelled_name
 from paperscope.enrich.label import _around, fit
 from paperscope.enrich.methods import Mention, is_background
 from paperscope.enrich.phrases import as_gerund_phrase
@@ -788,3 +789,13 @@ def test_an_abbreviation_the_contribution_is_for_is_the_problem_not_its_name():
     own = Mention("LEC", 1, 0, "acronym", long="Learning with Ensemble Consensus")
     assert not is_background(own, ["Noisy labels hurt.", "We propose Learning with Ensemble Consensus (LEC) for noisy "
                                                           "labels."])
+
+
+def test_an_abbreviated_name_is_written_out_before_what_it_is():
+    text = ("Compressed sensing recovers signals from few measurements. We propose Deep Probabilistic Subsampling (DPS), "
+            "a widely applicable framework for task-adaptive compressed sensing. It learns the sampling pattern.")
+    assert label_of(text) == ("Deep Probabilistic Subsampling (DPS): widely applicable framework for task-adaptive "
+                              "compressed sensing")
+    assert spelled_name("GRL: Global Reinforcement Learning", {"GRL": "Global RL"}).startswith("GRL: ")
+    assert spelled_name("SCSG: methods for smooth finite-sum optimization", {"SCSG": "Stochastic gradient"}) == \
+        "SCSG: methods for smooth finite-sum optimization"  # not what the letters stand for

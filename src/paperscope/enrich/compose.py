@@ -13,8 +13,8 @@ import re
 
 from .label_words import content_words
 from .phrases import gerund
-from .problem import lower_first, topic_ok
-from .rules import label_breaks
+from .problem import lower_first, stems, topic_ok
+from .rules import MAX_LABEL_CHARS, label_breaks
 from .vocab import is_modifier
 
 BARE_WORDS = 3  # a label body of this many words or fewer, without a name, is a bare topic
@@ -164,3 +164,22 @@ capture encode extract create build design detect train align adapt transform se
 quantify reconstruct synthesize synthesise""".split())
 # "provides both attack robustness" with the second half cut off
 _HALF_PAIR = re.compile(r"\bboth\b(?!.*\band\b)|\beither\b(?!.*\bor\b)|^either\b", re.I)
+
+
+def spelled_name(label: str, forms: dict[str, str]) -> str:
+    """"Simplified Action Decoder (SAD): deep multi-agent RL method" over "SAD: ...": the letters
+    say nothing to a reader, the name written out does, when the description does not say it."""
+    name, sep, body = label.partition(": ")
+    long = forms.get(name) if sep and name != "Position" else None
+    if not long or not 2 <= len(long.split()) <= 7 or re.search(r"-based$|[^\w)]$|\b[A-Z]{2,}\b", long) or \
+            len(stems(long) & stems(body)) >= 2 or not _initials_fit(name, long):
+        return label  # "Global RL (GRL)" spells nothing out; "Stochastic gradient (SCSG)" is not its name
+    longer = f"{long[:1].upper()}{long[1:]} ({name}): {body}"
+    return longer if len(longer) <= MAX_LABEL_CHARS and not label_breaks(longer) else label
+
+
+def _initials_fit(name: str, long: str) -> bool:
+    """Are the capitals of `name` the initials (or capitals) of `long`, in order?"""
+    letters = iter("".join(w[0].upper() + "".join(c for c in w[1:] if c.isupper())
+                           for w in re.findall(r"[A-Za-z]+", long)))
+    return all(c in letters for c in (c for c in name if c.isupper()))
