@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from ..words import WORD_PART
 from .label_words import content_words
 from .phrases import gerund
 from .problem import lower_first, stems, topic_ok
@@ -181,5 +182,5 @@ def spelled_name(label: str, forms: dict[str, str]) -> str:
 def _initials_fit(name: str, long: str) -> bool:
     """Are the capitals of `name` the initials (or capitals) of `long`, in order?"""
     letters = iter("".join(w[0].upper() + "".join(c for c in w[1:] if c.isupper())
-                           for w in re.findall(r"[A-Za-z]+", long)))
+                           for w in WORD_PART.findall(long)))
     return all(c in letters for c in (c for c in name if c.isupper()))
