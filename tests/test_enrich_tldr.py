@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from paperscope.enrich import derive_facts
-from paperscope.enrich.rules import tldr_breaks
+from paperscope.enrich.rules import label_breaks, tldr_breaks
+from paperscope.enrich.standalone import rewrite
 from paperscope.enrich.tldr import MAX_CHARS
 
 
@@ -612,3 +613,16 @@ def test_people_or_a_technology_are_no_problem_to_frame_a_tldr_with():
             "Map, a probabilistic model of sparse longitudinal data.")
     assert opening_problem(Doc.of(text), {}) is None
     assert not derive_facts(None, text)["tldr"].startswith("For medical researchers")
+
+
+def test_a_sentence_cut_to_its_first_words_at_such_keeps_them_all():
+    sentence = ("We introduce a novel method to systematically construct such benchmarks by maximizing compound "
+                "divergence while guaranteeing a small atom divergence between train and test sets.")
+    text, kept = rewrite(sentence)
+    assert kept == 1.0 and text.startswith("We introduce a novel method to systematically construct benchmarks by")
+    assert rewrite("We show that any such algorithm incurs constant regret.")[0] != \
+        "We show that any algorithm incurs constant regret."  # "any such" is not "any"
+
+
+def test_a_participle_waiting_for_its_list_dangles():
+    assert "dangling" in label_breaks("SleepFM: large polysomnography dataset from 14,000 participants comprising")

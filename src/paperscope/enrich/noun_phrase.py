@@ -180,7 +180,7 @@ def capital(text: str) -> str:
         return text[:1].upper() + text[1:]
     return text
 
-_BACK_HEADS = frozenset("""problem problems issue issues challenge challenges limitation limitations gap
+BACK_HEADS = frozenset("""problem problems issue issues challenge challenges limitation limitations gap
 gaps question questions task tasks setting settings shortcoming shortcomings drawback drawbacks
 difficulty difficulties obstacle obstacles approach approaches method methods framework model
 models case cases end way scenario scenarios regime line direction work paper observation
@@ -191,7 +191,7 @@ def unlean(text: str) -> str:
     """"such molecules" -> "molecules", "these mathematical problems" -> "mathematical
     problems": a determiner before a specific phrase; "this problem" stays (and leans back)."""
     def drop(m: re.Match) -> str:
-        return m.group(0) if m.group(2).lower() in _BACK_HEADS or m.group(2).lower() in STOP_WORDS \
+        return m.group(0) if m.group(2).lower() in BACK_HEADS or m.group(2).lower() in STOP_WORDS \
             else m.group(2)
     return re.sub(r"\b(such|these|those)\s+([\w-]+)", drop, text)
 

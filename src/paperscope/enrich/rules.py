@@ -86,7 +86,8 @@ _UNSAID_END = re.compile(r"\b(?:in|with) an? (?:manner|way|fashion)$|\bfor (?:ca
 _WAITING = frozenset("capable able unable hundreds thousands dozens millions billions relying depending "
                      "based focusing showing allowing enabling achieving requiring ensuring providing "
                      "yielding giving containing involving exhibiting demonstrating revealing indicating "
-                     "suggesting producing outperforming surpassing utilizing employing".split())
+                     "suggesting producing outperforming surpassing utilizing employing comprising consisting "
+                     "including".split())
 # "dataset to train", "framework to exploit": a purpose cut before its object
 _KIND_TO_VERB_END = re.compile(r"\b(?:method|approach|framework|model|algorithm|technique|strategy|scheme|"
                                r"dataset|benchmark|tool|system|architecture|objective|loss)s? to [a-z]+$")

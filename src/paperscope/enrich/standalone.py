@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from ..words import STOP_WORDS
+from .noun_phrase import BACK_HEADS
 from .rules import DANGLING, unresolved_refs
 from .vocab import VERBS, is_modifier
 
@@ -162,7 +163,19 @@ def _open_infinitive(head: str) -> bool:
 
 
 def rewrite(sentence: str) -> tuple[str, float]:
-    """`self_contained` and the share of the sentence's words it kept."""
+    """`self_contained` and the share of the sentence's words it kept; a sentence that would be cut
+    to its first few words at "such X" keeps them all as "X" ("construct such benchmarks by V-ing Y")."""
+    text, kept = _rewrite(sentence)
+    such = re.search(r"\bsuch ([a-z][\w-]*s)\b", sentence)
+    if kept < 0.6 and such and such.group(1).lower() not in BACK_HEADS and \
+            not re.search(r"\b(?:any|no|all|without|of|in|do|does|are|is)\s+$", sentence[:such.start()]):
+        alt, alt_kept = _rewrite(sentence[:such.start()] + sentence[such.start(1):])
+        if alt_kept == 1.0 and not unresolved_refs(alt):
+            return alt, alt_kept
+    return text, kept
+
+
+def _rewrite(sentence: str) -> tuple[str, float]:
     s = lead_off(sentence, keep_paper=False)
     t = _by_doing(s)
     s = t if t != s else lead_off(sentence)
