@@ -802,3 +802,12 @@ def test_an_abbreviated_name_is_written_out_before_what_it_is():
     assert spelled_name("GRL: Global Reinforcement Learning", {"GRL": "Global RL"}).startswith("GRL: ")
     assert spelled_name("SCSG: methods for smooth finite-sum optimization", {"SCSG": "Stochastic gradient"}) == \
         "SCSG: methods for smooth finite-sum optimization"  # not what the letters stand for
+
+
+def test_for_inside_a_longer_name_does_not_make_it_the_problem_and_two_prepositions_break_a_label():
+    sentences = ["Long contexts are costly.", "We present a novel approach, Dropping In Convolutions for Long Context "
+                                                 "Compression (LoCoCo)."]
+    assert not is_background(Mention("LoCoCo", 1, 0, "acronym", long="Long Context Compression"), sentences)
+    for label in ("Convergence of on non-iid data in federated learning", "KV: memory hurdle of of processing"):
+        assert "fragment" in label_breaks(label), label
+    assert "fragment" not in label_breaks("FOMA: data augmentation method for in-distribution generalization")

@@ -58,11 +58,14 @@ def is_background(m: Mention, sentences: list[str]) -> bool:
     at = s.find(m.long) if m.long and m.long in s else s.find(m.name)
     window = s[max(0, at - 90):at]
     return at > 0 and bool(_BACKGROUND.search(window) or _MEANS.search(window) or
-                           (m.long and _FOR_PROBLEM.search(window))) and not _OWN_VARIANT.search(window)
+                           (m.long and _FOR_PROBLEM.search(window) and not _NAMED_FOR.search(window))) and \
+        not _OWN_VARIANT.search(window)
 
 
 # "a hashing algorithm for approximate Maximum Inner Product Search (MIPS)": the problem, not the paper's name
 _FOR_PROBLEM = re.compile(r"\b(?:for|to)\s+(?:(?:the|approximate|efficient|fast|scalable|large-scale|general)\s+)*$", re.I)
+# "Dropping In Convolutions for Long Context Compression (LoCoCo)": "for" inside a longer name
+_NAMED_FOR = re.compile(r"\b[A-Z][\w-]*\s+(?:for|to)\s+(?:\w+\s+)*$")
 # "an algorithm through General Bayesian Inference (GBI)": the name of what the contribution uses
 _MEANS = re.compile(r"\b(?:through|via|using|leveraging|based on|by means of|built on)\s+(?:the\s+)?$", re.I)
 

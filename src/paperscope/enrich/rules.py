@@ -38,6 +38,8 @@ rather of due starting
 # "Experimental results show ...", not "Experimental technique for searching policy spaces"
 _RESULTS_OPEN = re.compile(r"experimental (?:results?|evaluations?|studies|study|analys[ie]s|findings|evidence|"
                            r"validation|comparisons?|data|setups?|settings?)\b", re.I)
+# "Convergence of on non-iid data", "hurdle of of processing": a phrase lost between two prepositions
+_TWO_PREPOSITIONS = re.compile(r"\b(of|in|for|to|on|with|by|from) (?:of|in|for|to|on|with|by|from)(?![\w-])", re.I)
 # back-references anywhere in the phrase ("method for this problem", "the aforementioned gap")
 BACKREF = re.compile(r"\b(?:this|these|those|aforementioned|above-mentioned|former|latter|"
                       r"said|such)\b(?!\s+(?:as|that)\b)|\bthe (?:above|same)\s+(?:[\w-]+\s+){0,2}?(?:issues?|problems?|"
@@ -171,7 +173,7 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
         out.append("unbalanced")
     if _CLAIM.search(text):
         out.append("claim")
-    if _NOT_A_PHRASE.search(text) or _verb_first(desc if sep else text):
+    if _NOT_A_PHRASE.search(text) or _verb_first(desc if sep else text) or _TWO_PREPOSITIONS.search(text):
         out.append("fragment")
     if sep and head.strip().lower() != "position":
         dw = [w.lower() for w in _words(desc)]
