@@ -6,7 +6,9 @@ paper's own phrases: what the authors introduce or study, for the problem the ke
 keyphrase for the first ("Policy learning for long-term outcomes").
 
 `trim_front` and `reads_as_title` keep candidates title-shaped: no light verb or "problem of"
-in front, a gerund for a verb in front, no clause, cut pair or dangling modifier."""
+in front, a gerund for a verb in front, no clause, cut pair or dangling modifier. `spelled_name`
+writes an abbreviated name out in front of its description ("Deep Probabilistic Subsampling (DPS):
+...") when the letters are its initials."""
 from __future__ import annotations
 
 import re
