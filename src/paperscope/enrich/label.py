@@ -317,8 +317,8 @@ def _about(lead: str, doc: Doc, room: int) -> str:
     if not found or stems(found) & stems(expand(lead, forms)):
         return lead
     tail = f" for {found}"
-    prefix, _, body = lead.rpartition(": ")
-    prefix += _
+    name, sep, body = lead.rpartition(": ")
+    prefix = name + sep
     cuts = [c for c in fits(body, room - len(prefix) - len(tail), 3) if len(c.split()) >= 4 and body.startswith(c)
             and not re.match(r"\s*(?:,|and\b|or\b)", body[len(c):])]  # not half of a pair or list
     for cut in [body] + cuts:

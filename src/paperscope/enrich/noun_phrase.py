@@ -12,7 +12,7 @@ from ..words import FILLER_WORDS, STOP_WORDS
 from .phrases import OF_HEADS, as_gerund_phrase, gerund, names_a_thing, soft_cuts, third_person
 from .problem import PAREN
 from .rules import BACKREF, DANGLING, SELF_REF
-from .vocab import VERBS, is_modifier
+from .vocab import is_modifier
 
 # an aside inside a clause: "that, in turn, ..."
 ASIDE = re.compile(r"\b(that|which), [^,]{3,60}, ")
