@@ -811,3 +811,43 @@ def test_for_inside_a_longer_name_does_not_make_it_the_problem_and_two_prepositi
     for label in ("Convergence of on non-iid data in federated learning", "KV: memory hurdle of of processing"):
         assert "fragment" in label_breaks(label), label
     assert "fragment" not in label_breaks("FOMA: data augmentation method for in-distribution generalization")
+
+
+def test_a_label_never_ends_on_a_modifier_waiting_for_its_noun():
+    for cut in ("Model-stealing attack that extracts precise",
+                "Convergence rates of the Expectation-Maximization algorithm for two-component",
+                "Potential of patent data for antibody humanness prediction using a multi-stage",
+                "PCA: provable method for robust"):
+        assert "dangling" in label_breaks(cut), cut
+    assert "dangling" not in label_breaks("RDC: generative classifier built from a diffusion model to be adversarially robust")
+
+
+def test_a_frame_around_the_problem_comes_off_unless_it_says_which_problem():
+    from paperscope.enrich.compose import unframed
+    assert unframed("Algorithmic problem of sparse mean estimation in the presence of adversarial outliers") == \
+        "Sparse mean estimation in the presence of adversarial outliers"
+    assert unframed("Key challenge of learning an adaptive node searching order in branch-and-bound") == \
+        "Learning an adaptive node searching order in branch-and-bound"
+    assert unframed("Bilinear inverse problem of recovering two vectors") == \
+        "Bilinear inverse problem of recovering two vectors"  # "bilinear inverse" says which problem
+    text = ("Robust statistics asks for estimators that tolerate corrupted samples. We study the algorithmic problem "
+            "of sparse mean estimation in the presence of adversarial outliers. Our main contribution is an algorithm "
+            "that runs in subquadratic time. It uses few samples.")
+    assert label_of(text) == "Sparse mean estimation in the presence of adversarial outliers"
+
+
+def test_a_plain_headline_that_describes_the_papers_named_method_gets_its_name():
+    text = ("Labelling data is costly, so learners choose which points to label. We design a new algorithm for batch "
+            "active learning with deep neural network models. Our algorithm, Batch Active learning by Spread Gradient "
+            "Points (BASGP), selects groups of points that are diverse in a gradient space of the last layer. BASGP "
+            "needs no hyperparameters.")
+    assert label_of(text) == "BASGP: algorithm for batch active learning with deep neural network models"
+    analysis = ("Reinforcement learning in games with many agents is hard to analyse. We characterize the sample "
+                "complexity of reinforcement learning in mean-field games with model-based function approximation. To "
+                "this end we introduce Partial Model Eluder Dimension (P-MED), a notion of complexity of the model "
+                "class. Our bounds are polynomial in P-MED.")
+    assert not label_of(analysis).startswith("P-MED")  # a tool of the analysis, not the paper's name
+    studied = ("Choice models explain which item a person picks. We study learning a mixture of Plackett Luce Logit "
+               "(PLL) models from ordinal data. We show that the PLL mixture is identifiable from pairwise comparisons "
+               "and give an algorithm with provable sample complexity.")
+    assert not label_of(studied).startswith("PLL")  # the model studied, spelled out in the label already

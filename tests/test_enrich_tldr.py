@@ -626,3 +626,17 @@ def test_a_sentence_cut_to_its_first_words_at_such_keeps_them_all():
 
 def test_a_participle_waiting_for_its_list_dangles():
     assert "dangling" in label_breaks("SleepFM: large polysomnography dataset from 14,000 participants comprising")
+
+
+def test_a_participle_leaning_on_the_work_before_comes_off_and_a_cut_never_ends_on_agnostic():
+    text = ("Conformal prediction gives prediction sets with coverage guarantees. Full conditional coverage is "
+            "impossible without assumptions. A line of work relaxes the conditional guarantee with fixed groups. "
+            "Departing from this line of thinking, we propose Learned Group Conformal Prediction (LGCP), a framework "
+            "that learns the groups on which coverage holds. We analyze LGCP and give finite sample guarantees.")
+    assert derive_facts(None, text)["tldr"].startswith("We propose Learned Group Conformal Prediction (LGCP), a framework")
+    text = ("We study the task of learning a value function in reinforcement learning. The usual approach keeps the "
+            "parameters of an online and a target network equal. We propose Replicate-Ahead (RA), a new "
+            "value-function approximation algorithm that is agnostic to this parameter-space equivalence. We show "
+            "that RA converges in the function space.")
+    tldr = derive_facts(None, text)["tldr"]
+    assert "We propose Replicate-Ahead (RA)" in tldr and "agnostic." not in tldr

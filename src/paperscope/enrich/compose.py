@@ -8,13 +8,17 @@ keyphrase for the first ("Policy learning for long-term outcomes").
 `trim_front` and `reads_as_title` keep candidates title-shaped: no light verb or "problem of"
 in front, a gerund for a verb in front, no clause, cut pair or dangling modifier. `spelled_name`
 writes an abbreviated name out in front of its description ("Deep Probabilistic Subsampling (DPS):
-...") when the letters are its initials."""
+...") when the letters are its initials. `named_lead` puts the paper's own name in front of a plain
+headline that describes it ("BADGE: algorithm for batch active learning ..."); `unframed` takes a
+frame off a problem ("Algorithmic problem of X" -> "X")."""
 from __future__ import annotations
 
 import re
 
 from ..words import WORD_PART
 from .label_words import content_words
+from .methods import Mention, is_background
+from .noun_phrase import KINDS
 from .phrases import gerund
 from .problem import lower_first, stems, topic_ok
 from .rules import MAX_LABEL_CHARS, label_breaks
@@ -169,6 +173,24 @@ quantify reconstruct synthesize synthesise""".split())
 _HALF_PAIR = re.compile(r"\bboth\b(?!.*\band\b)|\beither\b(?!.*\bor\b)|^either\b", re.I)
 
 
+# a frame around what the paper works on: "Algorithmic problem of X", "Concept of X", "Key challenge of X"
+_FRAMED = re.compile(r"^(?:(?:studying|the|a|an|more|general|basic|canonical|related|realistic|practical|key|"
+                     r"additional|broad|important|fundamental|classical|classic|well-known|open|challenging|"
+                     r"natural|main|central|core|difficult|algorithmic|decades-old|long-standing|number of) )*(?:problem|setting|concept|notion|task|challenge|question)s? of "
+                     r"(?P<rest>(?!(?:the|a|an|this|these|such|which|how|whether)\b)\S+(?: \S+){2,})$", re.I)
+
+
+def unframed(label: str) -> str:
+    """"Sparse mean estimation in the presence of adversarial outliers" for "Algorithmic problem of
+    sparse mean estimation in ...": the frame says nothing a title needs."""
+    m = _FRAMED.match(label)
+    if not m or ": " in label:
+        return label
+    rest = m.group("rest")
+    out = rest[:1].upper() + rest[1:]
+    return out if not label_breaks(out) else label
+
+
 def spelled_name(label: str, forms: dict[str, str]) -> str:
     """"Simplified Action Decoder (SAD): deep multi-agent RL method" over "SAD: ...": the letters
     say nothing to a reader, the name written out does, when the description does not say it."""
@@ -186,3 +208,30 @@ def _initials_fit(name: str, long: str) -> bool:
     letters = iter("".join(w[0].upper() + "".join(c for c in w[1:] if c.isupper())
                            for w in WORD_PART.findall(long)))
     return all(c in letters for c in (c for c in name if c.isupper()))
+
+
+# a headline that reports an analysis: a name it holds is a tool, a model or a problem of the analysis
+_ANALYSIS = re.compile(r"^(?:[\w-]+ ){0,3}?(?:analys[ie]s|complexity|characteri[sz]\w*|guarantees?|bounds?|formulas?|"
+                       r"theory|understanding|study|convergence|stability|expressive power|expressivity|limits?|"
+                       r"properties|behaviou?r|impact|effects?|role)\b", re.I)
+
+
+def named_lead(lead: str, doc, mentions: list[Mention], room: int) -> str:
+    """A plain headline that describes the paper's own named method gets the name in front:
+    "BADGE: algorithm for batch active learning with deep neural network models"."""
+    if ": " in lead:
+        return lead
+    primary = next((m for m in mentions if m.sentence >= doc.own_start and m.how != "variant"
+                    and not is_background(m, doc.sentences)), None)
+    if primary is None or primary.name.casefold() in lead.casefold():
+        return lead
+    said = " ".join(t for t in (primary.desc, primary.long, primary.rel) if t)
+    shared = stems(said) & stems(lead)
+    kind = any(w.lower() in KINDS for w in lead.split()[:6])  # "algorithm for X", not "sample complexity of X"
+    if len(primary.name) < 3 or not shared or not (kind or len(shared) >= 2) or _ANALYSIS.match(lead) or \
+            (primary.long and stems(primary.long) <= stems(lead)):  # "Learning a mixture of MultiNomial Logit (MNL)"
+        return lead  # an analysis names its tools, not itself; a name the lead spells out is what it studies
+    first = lead.split(" ", 1)[0]
+    proper = not first[1:].islower() or re.search(r"[a-z,] " + re.escape(first) + r"\b", doc.text)
+    longer = f"{primary.name}: {lead if proper else lead[:1].lower() + lead[1:]}"  # "Shepard", "PCA-based" stay
+    return longer if len(longer) <= room and not label_breaks(longer) else lead

@@ -24,7 +24,7 @@ import re
 from ..words import FILLER_WORDS, STOP_WORDS
 from . import describe
 from .headline import headline, plain_headline
-from .compose import descriptive, is_bare, reads_as_title, spelled_name, trim_front
+from .compose import descriptive, is_bare, named_lead, reads_as_title, spelled_name, trim_front, unframed
 from . import phrases as ph
 from .acronyms import expand, long_forms
 from .label_words import content_words, title_odds, weights_of, word_features
@@ -264,7 +264,8 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
                keyphrases: list[str] | None = None) -> str:
     if title and title.strip():
         return re.sub(r"\s+", " ", strip_markup(title)).strip()
-    return spelled_name(_derived(doc, mentions, tldr, limit, paper_type, keyphrases), long_forms(doc.sentences))
+    return spelled_name(unframed(_derived(doc, mentions, tldr, limit, paper_type, keyphrases)),
+                        long_forms(doc.sentences))
 
 
 def _derived(doc: Doc, mentions: list[Mention], tldr: str, limit: int, paper_type: str | None,
@@ -286,7 +287,7 @@ def _derived(doc: Doc, mentions: list[Mention], tldr: str, limit: int, paper_typ
             if longer != lead:
                 return longer
     if lead and not lead.startswith("Position: "):
-        return _about(lead, doc, room)
+        return named_lead(unframed(_about(lead, doc, room)), doc, mentions, room)
     if lead:
         return lead
     pool = candidates(doc, mentions, tldr, limit, paper_type, keyphrases)

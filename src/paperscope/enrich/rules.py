@@ -135,8 +135,14 @@ def _modifier_end(words: list[str]) -> bool:
     """A modifier waiting for its noun ("... with several desirable", "for piecewise stationary");
     in a clause with a copula it is a predicate ("X is not optimal", "constraints that make X
     scalable"), which the claim rule judges."""
+    if words[-1].lower() in _PREDICATES and words[-2].lower() in ("for", "of", "in", "on", "with", "a", "an", "the"):
+        return True  # "provable method for robust": no predicate after a preposition
     return is_modifier(words[-1]) and not any(w.lower() in _COPULA for w in words) and \
         words[-2].lower() not in ("when", "if", "as", "where", "wherever")  # "when unnecessary"
+
+
+# adjectives a label may end on as a predicate ("to be adversarially robust"), never after a preposition
+_PREDICATES = frozenset("robust accurate efficient effective optimal scalable stable".split())
 
 
 def label_breaks(label: str, *, position: bool = False) -> list[str]:

@@ -22,7 +22,7 @@ _LEAD_CLAUSE = re.compile(
     r"on the basis of [^,]{2,80}|in doing so|as an? alternative(?: to [^,]{2,80})?|"
     r"from (?:this|these|that) [^,]{1,60}|given (?:this|these|that) [^,]{1,60}|with (?:this|these) "
     r"[^,]{1,60}|under (?:this|these|that|such)(?: [^,]{1,60})?|unlike [^,]{2,80}|(?:instead of|in addition to|apart from|rather than) [^,]{2,120}|in the (?:regime|case|setting) (?:where|when|of) .{1,80}?(?=,\s*we\b)|for \(?(?:\d|i+|[a-e])\)|(?:acknowledging|recogni[sz]ing|"
-    r"considering|noting) [^,]{2,160}|in support of [^,]{2,40}|[a-z]+ing (?:this|these|those|such|the "
+    r"considering|noting) [^,]{2,160}|in support of [^,]{2,40}|[a-z]+ing (?:(?:from|on|upon|with|beyond|over) )?(?:this|these|those|such|the "
     r"above|the aforementioned)(?: (?!we\b)[^\s,]+){1,14}|going (?:further|beyond)|beyond (?:this|that))\s*,|"
     r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose|as an? (?:solution|remedy)|concurrently|"
     r"(?:so|thus|hence) (?:motivated|inspired)|"
@@ -190,7 +190,7 @@ def _rewrite(sentence: str) -> tuple[str, float]:
         cuts = [c.start() for c in _BACKREF_CUT.finditer(s[:m.start()])]
         verb = re.search(r"\b(?:we|this (?:paper|work))\s+\w+", s, re.I)  # the cut keeps the authors' verb
         cuts = [c for c in cuts if len(s[:c].split()) >= 5 and (not verb or c >= verb.end()) and
-                s[:c].rsplit(" ", 1)[-1].lower() not in DANGLING | _REPORTING | _WAITING_PARTICIPLE and
+                s[:c].rsplit(" ", 1)[-1].lower() not in DANGLING | _REPORTING | _WAITING_PARTICIPLE | _WAITING_ADJECTIVE and
                 not _stops_on_modifier(s[:c]) and not s[c:].startswith(" of ") and not _waits_for_from(s, c) and not OPEN_CLAUSE.search(s[:c]) and
                 not re.search(r"\b(?:that|whether|how),\s[^,]*$|\bus$|\b(?:aim|seek|try|want|need|wish|hope|attempt|strive)s?(?: to \w+)?$", s[:c]) and
                 not _open_infinitive(s[:c])]
@@ -214,6 +214,10 @@ _FROM_WORDS = frozenset("deviate deviates differ differs benefit benefits away a
 
 # "a framework designed (to ...)": a participle that waits for its complement ends no sentence
 _WAITING_PARTICIPLE = frozenset("designed tailored intended aimed meant dedicated devoted".split())
+# "an algorithm that is agnostic (to X)": an adjective that waits for what it holds of
+_WAITING_ADJECTIVE = frozenset("""agnostic invariant equivalent sensitive prone immune resistant amenable applicable
+complementary orthogonal analogous akin similar comparable susceptible vulnerable identical proportional
+equivariant insensitive""".split())
 # "this problem", "these tasks": the noun of an earlier sentence, said with its modifiers
 _REF_NP = re.compile(r"\b(?:these|this|such)\s+(?P<head>problems?|tasks?|settings?|questions?|games?)\b", re.I)
 _NOT_MODIFIER = STOP_WORDS | frozenset("""many several some various new novel important open challenging general

@@ -96,9 +96,20 @@ ingredient incident determinant
 """.split())
 
 
+# adjectives without an adjective's ending ("extracts precise"), and a count or scale in front of
+# a noun ("for two-component", "using a multi-stage"): modifiers still waiting for their noun
+_PLAIN_ADJECTIVES = frozenset("precise sparse dense diverse concise intricate adequate "
+                              "appropriate".split())
+_COUNTED = re.compile(r"(?:one|two|three|four|five|six|multi|single|dual|many|few)-[a-z]+(?<!s)")
+
+
 def is_modifier(word: str) -> bool:
     """A lower-case word that ends an adjective more often than a noun ("non-stationary",
-    "expressible", "inherent"): a phrase or a sentence cannot stop on it."""
+    "expressible", "inherent", "two-component"): a phrase or a sentence cannot stop on it."""
     low = word.rsplit("-", 1)[-1]
-    return word.islower() and bool(ADJ_END.search(low)) and low not in ADJ_NOUNS and \
+    if not word.islower():
+        return False
+    if low in _PLAIN_ADJECTIVES or _COUNTED.fullmatch(word):
+        return True
+    return bool(ADJ_END.search(low)) and low not in ADJ_NOUNS and \
         not low.endswith(("ment", "gradient", "descent"))  # "subgradient", "gradientdescent"
