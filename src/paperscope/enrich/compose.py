@@ -210,10 +210,12 @@ def _initials_fit(name: str, long: str) -> bool:
     return all(c in letters for c in (c for c in name if c.isupper()))
 
 
-# a headline that reports an analysis: a name it holds is a tool, a model or a problem of the analysis
+# a headline that reports an analysis or names a problem: a name it holds is a tool, a model or a problem of the
+# analysis, or the method would be called a problem
 _ANALYSIS = re.compile(r"^(?:[\w-]+ ){0,3}?(?:analys[ie]s|complexity|characteri[sz]\w*|guarantees?|bounds?|formulas?|"
                        r"theory|understanding|study|convergence|stability|expressive power|expressivity|limits?|"
-                       r"properties|behaviou?r|impact|effects?|role)\b", re.I)
+                       r"properties|behaviou?r|impact|effects?|role)\b|"
+                       r"^(?:\S+ ){0,5}?(?:problems?|tasks?|settings?|exploration|investigation)\b", re.I)  # "Name: X problem" calls a method a problem
 
 
 def named_lead(lead: str, doc, mentions: list[Mention], room: int) -> str:
