@@ -640,3 +640,15 @@ def test_a_participle_leaning_on_the_work_before_comes_off_and_a_cut_never_ends_
             "that RA converges in the function space.")
     tldr = derive_facts(None, text)["tldr"]
     assert "We propose Replicate-Ahead (RA)" in tldr and "agnostic." not in tldr
+
+
+def test_a_short_tldr_goes_on_with_the_authors_next_sentence_but_not_with_background():
+    text = ("Generalization bounds are a central tool of learning theory. We present a unified framework for deriving "
+            "PAC-Bayesian generalization bounds. Our bounds are anytime-valid, meaning that they hold at all stopping "
+            "times and not only for a fixed sample size. Experiments on synthetic data illustrate the bounds.")
+    assert derive_facts(None, text)["tldr"] == (
+        "We present a unified framework for deriving PAC-Bayesian generalization bounds. Our bounds are anytime-valid, "
+        "meaning that they hold at all stopping times and not only for a fixed sample size.")
+    text = ("Sound synthesis is old. We propose a text-to-audio generation method that drives a virtual synthesizer with "
+            "few parameters. Synthesizers have long been used by skilled sound designers for media like music and film.")
+    assert "Synthesizers have long been used" not in derive_facts(None, text)["tldr"]

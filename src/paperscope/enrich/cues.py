@@ -1,7 +1,8 @@
 """Cue phrases that signal a name being introduced: intro verbs with their subject ("we
 propose", "this paper introduces"), "called/named/namely", "our model, X", relative-clause
 blockers, claims ("X outperforms"), and token shapes that are never names (model families,
-math). Used by methods.py and describe.py; MAIN_CONTRIBUTION and DESCRIBE also by headline.py and tldr.py."""
+math). Used by methods.py and describe.py; MAIN_CONTRIBUTION and DESCRIBE also by headline.py and
+tldr.py, RESULTS and RESULTS_START (experiments, not the contribution) by tldr.py."""
 from __future__ import annotations
 
 import re
@@ -10,6 +11,22 @@ import re
 MAIN_CONTRIBUTION = r"\bthe (?:main|key|primary|central) contributions? of (?:this|our|the) (?:paper|work) (?:is|are)"
 # "We describe a/an/the X": what the authors make, said plainly (headline.py, tldr.py)
 DESCRIBE = r"\b(?:we|this (?:paper|work)) (?:\w+ly |also |first )?describes? (?=(?:an?|the) )"
+# experiments and their results, not the contribution (tldr.py): a sentence opening on them, or saying them
+RESULTS_START = re.compile(r"(?:extensive|empirical|experimental|numerical|finally|furthermore|"
+                            r"moreover|the resulting|the proposed)\b|"
+                            r"(?:we|our \w+) (?:\w+ )?(?:test|evaluate|validate|verify|benchmark|conduct|"
+                            r"perform|run|compare|experiment)\w*\b|we (?:\w+ly )?(?:demonstrate|show|"
+                            r"verify|confirm|illustrate) (?:the |that (?:the|our) )?(?:ability|effectiveness|"
+                            r"efficacy|superiority|performance|benefits?|advantages?|merits?|proposed|"
+                            r"presented)\b|we (?:quantitatively|qualitatively|empirically|experimentally|"
+                            r"numerically) ", re.I)
+RESULTS = re.compile(r"\bwe (?:\w+ly )?(?:illustrate|demonstrate|show|verify|confirm|validate) the (?:efficacy|"
+                      r"effectiveness|superiority|benefits?|merits?) of (?:our|the proposed)\b|"
+                      r"\b(?:experiments?|empirical(?:ly)?|results?|evaluations?) "
+                      r"(?:on|show|demonstrate|indicate|confirm|validate|verify|suggest)\w*\b|"
+                      r"\bwe (?:also )?(?:provide|give|present) "
+                      r"(?:an? )?(?:\w+ )?(?:analys[ie]s|experiments|evaluations?|comparisons?|ablations?)\b",
+                      re.I)
 SUBJECT = r"(?:\bwe|\bto|\bpaper|\bwork|\bstudy|\barticle|\band|\balso|\bfurther|\bthen|\bfirst|" \
            r"\bhere|\bnow|\bthus|\bfinally|\badditionally|\bnext|\w+ly|,)"
 VERB = (r"(?:propose[sd]?|proposing|introduce[sd]?|introducing|present(?:s|ed)?|develop(?:s|ed)?|"

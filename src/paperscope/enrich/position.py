@@ -49,8 +49,10 @@ def is_position(text: str, paper_type: str | None = None) -> bool:
 
 
 _ARGUE = re.compile(r"\b(?:we|this (?:position )?(?:paper|piece|work)|our position is)\s+(?:\w+ly\s+)?"
-                    r"(?:argue|contend|posit|advocate|urge|call)s?\s+"
+                    r"(?:argue|contend|posit|advocate|urge|call)s?\s+(?:and (?:\w+ly )?\w+\s+)?"  # "argue and show that"
                     r"(?:that\s+|for\s+)?", re.I)
+# "advocate for the construction of foundation agents": what is advocated, not its making
+_MAKING = re.compile(r"^(?:the )?(?:construction|development|creation|use|adoption|establishment) of (?=\w)", re.I)
 
 
 def position_headline(sentences: list[str], limit: int) -> str | None:
@@ -66,10 +68,10 @@ def position_headline(sentences: list[str], limit: int) -> str | None:
                               r"thereby|so)\b|\.(?:\s|$)", rest)[0]
             text = tidy(LEAD.sub("", clause) if not m.group().rstrip().endswith("that") else clause)
             if m.group().rstrip().endswith("for"):
-                text = "The case for " + text
+                text = "The case for " + _MAKING.sub("", text)
             if not text or len(text) > room or len(text.split()) < 4 or leans_back(text) or \
                     content(text) < 3:
-                continue
+                continue  # a claim cut to fit says less than it claims: another sentence, or the scored phrases
             label = f"Position: {capital(text)}"
             if not label_breaks(label, position=True):
                 return label

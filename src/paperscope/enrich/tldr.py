@@ -16,7 +16,7 @@ import re
 from ..words import STOP_WORDS
 from .rules import DANGLING, names_only, tldr_breaks, unresolved_refs
 from .standalone import OPEN_CLAUSE, lead_off, resolved, rewrite, strip_lead
-from .cues import DESCRIBE, MAIN_CONTRIBUTION
+from .cues import DESCRIBE, MAIN_CONTRIBUTION, RESULTS, RESULTS_START
 from .text import Doc, token_starts
 
 # the authors speaking, the verb within a few words: "we then propose", "this paper presents"
@@ -62,21 +62,6 @@ _BACKGROUND_START = re.compile(r"(?:however|recently|although|while|despite|exis
 _BACKGROUND = re.compile(r"\b(?:has|have) (?:been|become|shown|gained|emerged|attracted)\b|"
                          r"\bremains? (?:a |an |largely |poorly )?(?:challenge|open|unclear|"
                          r"unexplored|elusive)", re.I)
-_RESULTS_START = re.compile(r"(?:extensive|empirical|experimental|numerical|finally|furthermore|"
-                            r"moreover|the resulting|the proposed)\b|"
-                            r"(?:we|our \w+) (?:\w+ )?(?:test|evaluate|validate|verify|benchmark|conduct|"
-                            r"perform|run|compare|experiment)\w*\b|we (?:\w+ly )?(?:demonstrate|show|"
-                            r"verify|confirm|illustrate) (?:the |that (?:the|our) )?(?:ability|effectiveness|"
-                            r"efficacy|superiority|performance|benefits?|advantages?|merits?|proposed|"
-                            r"presented)\b|we (?:quantitatively|qualitatively|empirically|experimentally|"
-                            r"numerically) ", re.I)
-_RESULTS = re.compile(r"\bwe (?:\w+ly )?(?:illustrate|demonstrate|show|verify|confirm|validate) the (?:efficacy|"
-                      r"effectiveness|superiority|benefits?|merits?) of (?:our|the proposed)\b|"
-                      r"\b(?:experiments?|empirical(?:ly)?|results?|evaluations?) "
-                      r"(?:on|show|demonstrate|indicate|confirm|validate|verify|suggest)\w*\b|"
-                      r"\bwe (?:also )?(?:provide|give|present) "
-                      r"(?:an? )?(?:\w+ )?(?:analys[ie]s|experiments|evaluations?|comparisons?|ablations?)\b",
-                      re.I)
 # a side remark or a detail of the main contribution, not the contribution itself
 _SECONDARY = re.compile(r"(?:furthermore|moreover|additionally|in addition|further|besides|also|"
                         r"concurrently|meanwhile|simultaneously|"
@@ -125,8 +110,8 @@ def _background(s: str, low: str) -> bool:
 
 
 def _results(s: str, low: str) -> bool:
-    return bool(_RESULTS_START.match(s)) or (any(w in low for w in _RESULT_HINTS)
-                                             and bool(_RESULTS.search(s)))
+    return bool(RESULTS_START.match(s)) or (any(w in low for w in _RESULT_HINTS)
+                                             and bool(RESULTS.search(s)))
 
 
 _RESULT_HINTS = ("experiment", "empirical", "result", "evaluation", "analys", "comparison", "ablation", "efficacy",
@@ -355,7 +340,7 @@ def best_sentence(doc: Doc, method_names: list[str]) -> str:
         c = _candidate(doc, i, feats, method_names[:3]) + (i,)
         if best is None or c[0] > best[0]:
             best = c
-    return _with_setting(doc, best[2], feats, best[1])
+    return _with_next(doc, best[2], feats, _with_setting(doc, best[2], feats, best[1]), method_names[:3])
 
 
 def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
@@ -374,6 +359,25 @@ def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
         if longer:
             return longer
     return text
+
+
+# the authors go on: "We demonstrate that ...", "Our bounds are ...", "Unlike X, our method ..."
+_GOES_ON = re.compile(r"(?:unlike [^,]{2,60},\s*)?(?:we|our|it|this (?:method|approach|framework|model|algorithm))\b", re.I)
+_THIN_AT = 120  # characters: a one-sentence TL;DR this short says what, rarely how or what it finds
+
+
+def _with_next(doc: Doc, i: int, feats: list, text: str, names: list[str]) -> str:
+    """A short one-sentence TL;DR ("We present a unified framework for deriving PAC-Bayesian
+    bounds.") with the next sentence when the authors go on in it to say how or what they find."""
+    j = i + 1
+    if text.count(". ") or len(text) >= _THIN_AT or j >= len(doc.sentences) or any(feats[j][1:]):
+        return text
+    nxt = doc.sentences[j]
+    rest = lead_off(nxt)
+    if not (_GOES_ON.match(rest) or any(token_starts(rest, n) == [0] or 0 in token_starts(rest, n) for n in names)) or \
+            _OUTLOOK.search(nxt) or _SECONDARY.match(nxt) or _NEED_TO.search(nxt):
+        return text
+    return _joined(text, nxt) or text
 
 
 # "We provide evidence to verify our hypothesis": a setting that points at a claim it does not state
