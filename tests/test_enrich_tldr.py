@@ -652,3 +652,10 @@ def test_a_short_tldr_goes_on_with_the_authors_next_sentence_but_not_with_backgr
     text = ("Sound synthesis is old. We propose a text-to-audio generation method that drives a virtual synthesizer with "
             "few parameters. Synthesizers have long been used by skilled sound designers for media like music and film.")
     assert "Synthesizers have long been used" not in derive_facts(None, text)["tldr"]
+
+
+def test_a_sentence_that_only_announces_the_contributions_is_never_the_tldr():
+    text = ("Aligning language models with human preferences is a central problem. In this paper, our contribution is "
+            "two-fold. We show the equivalence between two recent alignment methods, namely identity policy "
+            "optimisation and mirror descent. We introduce a new algorithm that mixes the online and reference policy.")
+    assert "two-fold" not in derive_facts(None, text)["tldr"]

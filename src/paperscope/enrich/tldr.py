@@ -82,6 +82,11 @@ _HOWEVER_WE = re.compile(r"however,?\s+(?:[^,]{0,60},\s*)?we\b", re.I)
 _HOUSEKEEPING_HINTS = ("http", "www.", "code", "available", "github", "source")
 
 
+# "Our contribution is two-fold.": announces what follows and says nothing itself
+_LEAD_IN = re.compile(r"(?:our|the) (?:main |key |primary )?contributions? (?:of this (?:paper|work) )?(?:is|are) "
+                      r"(?:(?:two|three|four)-?fold|as follows)\s*[.:]?$", re.I)
+
+
 def _housekeeping(s: str) -> bool:
     low = s.lower()
     return any(h in low for h in _HOUSEKEEPING_HINTS) and bool(_HOUSEKEEPING.search(s))
@@ -157,7 +162,7 @@ def _features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool
             score += 1.5
         if any(w in low for w in _NOVEL_HINTS) and _NOVEL.search(s):
             score += 0.4
-        background, results, housekeeping = _background(s, low), _results(s, low), _housekeeping(s)
+        background, results, housekeeping = _background(s, low), _results(s, low), _housekeeping(s) or bool(_LEAD_IN.match(rest))
         if background and not (said and (_HOWEVER_WE.match(s) or _OURS_DO.search(s))):  # "However, we find ..." is theirs
             score -= 1.5
         if results:
