@@ -368,7 +368,7 @@ def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
 
 # the authors go on: "We demonstrate that ...", "Our bounds are ...", "Unlike X, our method ..."
 _GOES_ON = re.compile(r"(?:unlike [^,]{2,60},\s*)?(?:we|our|it|this (?:method|approach|framework|model|algorithm))\b", re.I)
-_THIN_AT = 120  # characters: a one-sentence TL;DR this short says what, rarely how or what it finds
+_THIN_AT = 180  # characters: a one-sentence TL;DR this short says what, rarely how or what it finds
 
 
 def _with_next(doc: Doc, i: int, feats: list, text: str, names: list[str]) -> str:
