@@ -659,3 +659,13 @@ def test_a_sentence_that_only_announces_the_contributions_is_never_the_tldr():
             "two-fold. We show the equivalence between two recent alignment methods, namely identity policy "
             "optimisation and mirror descent. We introduce a new algorithm that mixes the online and reference policy.")
     assert "two-fold" not in derive_facts(None, text)["tldr"]
+
+
+def test_a_two_sentence_tldr_that_never_names_the_opening_problem_is_framed_with_it():
+    text = ("Generative adversarial networks are powerful but their training often collapses onto a few modes of the "
+            "data. Generative adversarial networks are used for images, audio and text. We study a principled approach "
+            "to handling mode collapse, which we call packing. The main idea is to modify the discriminator to make "
+            "decisions based on several samples drawn jointly from the same class rather than on a single sample at a "
+            "time. We show that packing penalizes generators with mode collapse.")
+    tldr = derive_facts(None, text)["tldr"]
+    assert tldr.startswith("For generative adversarial networks, we study a principled approach") and tldr.count(". ") == 1

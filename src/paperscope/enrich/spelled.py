@@ -50,7 +50,7 @@ def framed(tldr: str, doc: Doc) -> str:
     """"We propose a training stabilizer based on consistency regularization." -> "For generative
     adversarial networks, we propose ...", when the sentence names none of the opening problem's words."""
     m = _WE.match(tldr)
-    if not m or len(tldr) >= 300 or (". " in tldr and len(tldr) >= 220):
+    if not m or len(tldr) >= 330:
         return tldr  # two sentences: the first already sets the scene
     forms = long_forms(doc.sentences)
     found = opening_problem(doc, forms)
