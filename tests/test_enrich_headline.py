@@ -851,3 +851,19 @@ def test_a_plain_headline_that_describes_the_papers_named_method_gets_its_name()
                "(PLL) models from ordinal data. We show that the PLL mixture is identifiable from pairwise comparisons "
                "and give an algorithm with provable sample complexity.")
     assert not label_of(studied).startswith("PLL")  # the model studied, spelled out in the label already
+
+
+def test_no_name_in_front_of_a_headline_that_names_a_problem():
+    text = ("Bandits with fairness constraints matter in ad allocation. We consider the fair prediction problem in the "
+            "stochastic setting with a guaranteed minimum rate of accrual of rewards. We propose Fair Prediction Queue "
+            "(FPQ), a new online policy for fair prediction that achieves the target reward rates with sublinear "
+            "regret. FPQ uses a queue.")
+    assert not label_of(text).startswith("FPQ: Fair prediction problem")  # the method is no problem
+
+
+def test_a_position_paper_advocating_the_construction_of_x_advocates_x():
+    text = ("Foundation agents could change decision making. In this position paper, we advocate for the construction "
+            "of foundation agents as a transformative shift in the learning paradigm of agents. We discuss open "
+            "problems.")
+    assert derive_facts(None, text)["label"] == \
+        "Position: The case for foundation agents as a transformative shift in the learning paradigm of agents"
