@@ -22,6 +22,7 @@ from .noun_phrase import KINDS
 from .phrases import gerund
 from .problem import lower_first, stems, topic_ok
 from .rules import MAX_LABEL_CHARS, label_breaks
+from .text import Doc
 from .vocab import is_modifier
 
 BARE_WORDS = 3  # a label body of this many words or fewer, without a name, is a bare topic
@@ -218,7 +219,7 @@ _ANALYSIS = re.compile(r"^(?:[\w-]+ ){0,3}?(?:analys[ie]s|complexity|characteri[
                        r"^(?:\S+ ){0,5}?(?:problems?|tasks?|settings?|exploration|investigation)\b", re.I)  # "Name: X problem" calls a method a problem
 
 
-def named_lead(lead: str, doc, mentions: list[Mention], room: int) -> str:
+def named_lead(lead: str, doc: Doc, mentions: list[Mention], room: int) -> str:
     """A plain headline that describes the paper's own named method gets the name in front:
     "BADGE: algorithm for batch active learning with deep neural network models"."""
     if ": " in lead:
