@@ -57,7 +57,7 @@ def test_tldr_that_leans_on_earlier_text_is_rewritten():
 
 
 def test_back_referring_purpose_clause_is_dropped_from_the_tldr():
-    text = ("Speculative decoding is fast but brittle when the query distribution shifts. "
+    text = ("Speculative decoding is fast. Such decoders are brittle when the query distribution shifts. "
             "We introduce online speculative decoding to address this challenge.")
     assert derive_facts(None, text)["tldr"] == "We introduce online speculative decoding."
 

@@ -6,8 +6,9 @@ import re
 
 from paperscope.enrich import derive_facts
 from paperscope.enrich.rules import label_breaks, tldr_breaks
-from paperscope.enrich.standalone import rewrite
+from paperscope.enrich.standalone import lead_off, rewrite
 from paperscope.enrich.tldr import MAX_CHARS
+from paperscope.enrich.tldr_score import contributes
 
 
 def tldr(abstract: str) -> str:
@@ -374,7 +375,7 @@ def test_the_hypothesis_a_learner_returns_is_not_a_back_reference():
 
 
 def test_a_cut_never_leaves_that_waiting_for_its_clause():
-    from paperscope.enrich.standalone import rewrite
+    from paperscope.enrich.standalone import lead_off, rewrite
 
     said, _ = rewrite("First, we show that, even for two layer neural networks, the exact computation of this "
                       "quantity is NP-hard.")
@@ -435,7 +436,7 @@ def test_the_method_speaking_for_the_authors_beats_an_efficacy_sentence():
 
 
 def test_instead_of_without_its_comma_comes_off_and_no_cut_ends_on_an_aim():
-    from paperscope.enrich.standalone import rewrite
+    from paperscope.enrich.standalone import lead_off, rewrite
 
     said, kept = rewrite("In this paper, instead of pulling examples of one class together we propose to move the "
                          "examples with respect to virtual points.")
@@ -484,7 +485,7 @@ def test_our_first_contribution_and_a_passive_in_this_work_speak_for_the_authors
 
 
 def test_no_cut_leaves_an_infinitive_waiting_for_its_object():
-    from paperscope.enrich.standalone import rewrite
+    from paperscope.enrich.standalone import lead_off, rewrite
 
     said, _ = rewrite("Our key contribution is the design of a computationally efficient reputation algorithm to "
                       "identify and filter out these adversarial workers in crowdsourcing systems.")
@@ -567,7 +568,7 @@ def test_more_openings_name_the_problem_the_paper_is_about():
 
 
 def test_a_cut_never_leaves_a_participle_waiting_and_yahoo_ends_no_sentence():
-    from paperscope.enrich.standalone import rewrite
+    from paperscope.enrich.standalone import lead_off, rewrite
     from paperscope.enrich.text import split_sentences
     text, _ = rewrite("This paper introduces Federated Prompt Tuning (FedPT), a framework designed to address these "
                       "challenges.")
@@ -669,3 +670,32 @@ def test_a_two_sentence_tldr_that_never_names_the_opening_problem_is_framed_with
             "time. We show that packing penalizes generators with mode collapse.")
     tldr = derive_facts(None, text)["tldr"]
     assert tldr.startswith("For generative adversarial networks, we study a principled approach") and tldr.count(". ") == 1
+
+
+def test_a_sentence_cut_to_its_first_words_stands_whole_after_the_sentence_it_points_back_to():
+    text = ("A large part of overfitting in model-free reinforcement learning comes from agents that tie reward to "
+            "spurious features of what they observe. We provide a general framework for analyzing this scenario, "
+            "which we use to design synthetic benchmarks that only modify the observation space. Our experiments "
+            "expose intriguing properties of implicit regularization.")
+    assert derive_facts(None, text)["tldr"] == (
+        "A large part of overfitting in model-free reinforcement learning comes from agents that tie reward to "
+        "spurious features of what they observe. We provide a general framework for analyzing this scenario, "
+        "which we use to design synthetic benchmarks that only modify the observation space.")
+
+
+def test_a_sentence_before_that_points_back_itself_is_no_antecedent():
+    text = ("Speculative decoding is fast. Such decoders are brittle when the query distribution shifts. "
+            "We introduce a general recipe for analyzing this failure, which we use to design adaptive drafts. "
+            "Drafts are retrained online on the queries a deployed model receives.")
+    assert not derive_facts(None, text)["tldr"].startswith("Such decoders")
+
+
+def test_a_sentence_opening_on_and_loses_it_and_a_lost_name_breaks_the_rules():
+    assert lead_off("And we propose end-to-end training algorithms for the network.") == \
+        "We propose end-to-end training algorithms for the network."
+    assert "back-reference" in tldr_breaks("We develop , a novel method based on upper confidence bounds.")
+
+
+def test_studying_something_new_is_a_contribution_studying_a_new_problem_is_not():
+    assert contributes("In this work, we study a novel convex estimator for generalized mixed regression.")
+    assert not contributes("We study a novel problem at the intersection of bandits and outlier detection.")

@@ -340,7 +340,7 @@ def tldr_breaks(tldr: str) -> list[str]:
 
 
 # a name the markup took with it: "We introduce , which ..."
-_NAME_LOST = re.compile(r"\b(?:introduce|propose|present|call|name|dub|term)[sd]?\s+[,.;:)]", re.I)
+_NAME_LOST = re.compile(r"\b(?:introduce|propose|present|develop|design|call|name|dub|term)(?:s|d|ed)?\s+[,.;:)]", re.I)
 # words that carry no content in a TL;DR: "We propose a simple but effective method X."
 _EMPTY_WORDS = STOP_WORDS | FILLER_WORDS | frozenset("""
 paper work study propose proposes proposed introduce introduces present presents develop

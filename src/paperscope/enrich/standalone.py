@@ -28,7 +28,7 @@ _LEAD_CLAUSE = re.compile(
     r"(?:so|thus|hence) (?:motivated|inspired)|"
     r"in (?:this|that|such a) way|in so doing|by doing so|"
     r"meanwhile|particularly|simultaneously|on the other hand|in turn|"
-    r"however|moreover|furthermore|further|additionally|in addition|thus|therefore|hence|"
+    r"and|but|however|moreover|furthermore|further|additionally|in addition|thus|therefore|hence|"
     r"consequently|accordingly|instead|then|finally|(?:more )?specifically|concretely|notably|"
     r"importantly|also|here|second(?:ly)?|third(?:ly)?|first(?:ly)?|next|lastly|overall|"
     r"subsequently|in particular|as a result|as such|in this (?:paper|work|study)|"

@@ -2,13 +2,10 @@
 stand alone, and when it only names the method, joined with the next sentence that says what the
 method does (a TL;DR is one or two complete sentences).
 
-Each sentence is scored on cues a reader uses: the authors speaking ("we propose", "this
-paper introduces"), the paper's own method names, contribution words, and its place in the
-abstract; background ("Recently, ...", "However, existing ..."), side remarks ("We also ...",
-"Specifically, ..."), experiments and housekeeping ("Code is available at ...") are pushed down.
-The few best sentences are then rewritten to stand alone (standalone.py) and the one that reads
-best wins; a short winner goes on with the authors' next sentence when it says how or what they
-find (blind readers accepted such pairs far more often than the short sentence alone).
+Each sentence is scored on cues a reader uses (tldr_score.py). The few best sentences are then
+rewritten to stand alone (standalone.py) and the one that reads best wins; a short winner goes on with the authors' next sentence when it says how or what they
+find (blind readers accepted such pairs far more often than the short sentence alone), and one
+cut to its first words at a back-reference stands whole after the sentence it refers to.
 """
 from __future__ import annotations
 
@@ -17,177 +14,12 @@ import re
 from ..words import STOP_WORDS
 from .rules import DANGLING, names_only, tldr_breaks, unresolved_refs
 from .standalone import OPEN_CLAUSE, lead_off, resolved, rewrite, strip_lead
-from .cues import DESCRIBE, MAIN_CONTRIBUTION, RESULTS, RESULTS_START
+from .tldr_score import (CONTRIB, FINDING, FOUND, NEED_TO, PROBLEM, SECONDARY, WE_START, contributes, features,
+                         frames)
 from .text import Doc, token_starts
 
-# the authors speaking, the verb within a few words: "we then propose", "this paper presents"
-_WHO = (r"\b(?:we|this (?:paper|work|study|article)|our (?:paper|work|study))(?:,[^,]{1,40},)?"
-        r"(?:\s+(?!that\b|the\b|an?\b|our\b|its\b|their\b)[\w-]+){0,3}?\s+")
-_CONTRIB = re.compile(_WHO + r"(?:propose|introduce|present|develop|design|devise|build|construct|"
-                      r"create|release|formulate|put forward|offer|contribute)s?\b|"
-                      r"\bwe have (?:\w+ )?(?:proposed|introduced|presented|developed|designed|built|"
-                      r"created)\b|"
-                      r"\bour (?:main |first |key |primary |central )?contributions? (?:is|are)\b|"
-                      + DESCRIBE + r"|"
-                      + MAIN_CONTRIBUTION + r" (?=an?\b|the\b|that\b|to\b|\w+ing\b)|"
-                      r"\bour main results? (?:include\b|(?:is|are) (?=an?\b|the\b|that\b|\w+ing\b))|"
-                      r"\bwe (?:improve|extend|enhance|advance|address|tackle|solve|overcome|"
-                      r"mitigate|close|bridge|fill|generali[sz]e|augment|strengthen|revisit|rethink)\w* "
-                      r"[^.;]{0,80}?\bby (?:introducing|proposing|developing|designing|providing|presenting)\b", re.I)
-# "In this work, X is proposed": the authors in the passive voice
-_PASSIVE_OWN = re.compile(r"in this (?:paper|work|study),?\s+[^.;]{3,150}?\b(?:is|are) (?:\w+ly )?(?:proposed|introduced|"
-                          r"presented|developed|designed|modell?ed and analy[sz]ed)\b", re.I)
-# the method speaking for the authors: "our method introduces a regularization term that ..."
-_OURS_DO = re.compile(r"\bour (?:proposed |new )?(?:method|approach|framework|model|algorithm|technique)s? "
-                      r"(?:introduces|proposes|uses|leverages|employs|exploits|learns|combines|builds)\b", re.I)
-_RESTATED = re.compile(r"\s*(?:(?:the|this|these|our) (?:[\w-]+ )?(?:problems?|tasks?)|it|them)(?=\s+(?:as|in|into|with|using)\b)",
-                       re.I)
-_AND_CONTRIB = re.compile(r"\b(?:and|then) (?:propose|introduce|present|develop|design)s?\b")
-_FINDING = re.compile(_WHO + r"(?:show|prove|demonstrate|find|argue|establish|derive|identify|"
-                      r"characteri[sz]e|reveal|provide|give|obtain|extend|generali[sz]e|apply|adapt|"
-                      r"improve|reformulate|cast|frame|recast|combine|leverage|use|employ|exploit|"
-                      r"initiate|settle|resolve|solve|unify|bridge|connect|relate|model|learn|train|"
-                      r"answer|discover|observe|uncover|pinpoint|highlight)(?:s|es|d|ed)?\b", re.I)
-_NEED_TO = re.compile(r"\bwe (?:\w+ )?(?:need|want|wish|have|aim|seek|try|hope) to\b", re.I)
-_FOUND = re.compile(_WHO + r"found\b", re.I)  # a finding to join, not a sentence to score up
-# the authors naming their problem: less than a finding, more than background
-_PROBLEM = re.compile(_WHO + r"(?:study|studie|investigate|analy[sz]e|explore|examine|address|"
-                      r"tackle|consider|focus|aim)(?:s|es|d|ed)?\b|\bour (?:main )?(?:goal|aim|objective|"
-                      r"purpose)(?: in this (?:paper|work))? is to\b", re.I)
-_OPENERS = re.compile(r"^(?:in this (?:paper|work)|here,? we|this (?:paper|work)|to (?:address|"
-                      r"tackle|overcome|fill|bridge|solve|mitigate|this end)|we )", re.I)
-_PAPER = re.compile(r"^(?:in )?this (?:paper|work|study)\b|^here,? we\b", re.I)
-_NOVEL = re.compile(r"\b(?:novel|new|first|simple|principled|unified|general)\b", re.I)
-_BACKGROUND_START = re.compile(r"(?:however|recently|although|while|despite|existing|current|"
-                               r"traditional|conventional|previous|prior|many|most)\b", re.I)
-_BACKGROUND = re.compile(r"\b(?:has|have) (?:been|become|shown|gained|emerged|attracted)\b|"
-                         r"\bremains? (?:a |an |largely |poorly )?(?:challenge|open|unclear|"
-                         r"unexplored|elusive)", re.I)
-# a side remark or a detail of the main contribution, not the contribution itself
-_SECONDARY = re.compile(r"(?:furthermore|moreover|additionally|in addition|further|besides|also|"
-                        r"concurrently|meanwhile|simultaneously|"
-                        r"finally|lastly|for (?:example|instance)|as a (?:consequence|result|by-?product|special "
-                        r"case)|subsequently|second(?:ly)?|third(?:ly)?)\b|\(?(?:\d|i+|[a-e])\)", re.I)
-_DETAIL = re.compile(r"(?:specifically|in particular|more specifically|concretely|first(?:ly)?,|"
-                     r"(?:in this (?:paper|work),? )?we first\b)", re.I)
-_SECONDARY_IN = re.compile(r"\bwe (?:also|further|additionally|finally)\b|;\s*\(?(?:2|ii|b)\)", re.I)
-_HOUSEKEEPING = re.compile(r"https?:|www\.|\bcode (?:is|and|will be)\b|\bavailable (?:at|on)\b|"
-                           r"\bgithub\b|\bopen-?source[sd]?\b", re.I)
 # one sentence or two: longer than this, a sentence ends at a clause boundary
 MAX_CHARS = 400
-
-
-_WE_START = re.compile(r"(?:we|this (?:paper|work|study))\s+(?!also\b|believe\b|hope\b|expect\b|"
-                       r"conjecture\b|leave\b|discuss\b)[a-z]+\b", re.I)
-_HOWEVER_WE = re.compile(r"however,?\s+(?:[^,]{0,60},\s*)?we\b", re.I)
-_HOUSEKEEPING_HINTS = ("http", "www.", "code", "available", "github", "source")
-
-
-# "Our contribution is two-fold.": announces what follows and says nothing itself
-_LEAD_IN = re.compile(r"(?:our|the) (?:main |key |primary )?contributions? (?:of this (?:paper|work) )?(?:is|are) "
-                      r"(?:(?:two|three|four)-?fold|as follows)\s*[.:]?$", re.I)
-
-
-def _housekeeping(s: str) -> bool:
-    low = s.lower()
-    return any(h in low for h in _HOUSEKEEPING_HINTS) and bool(_HOUSEKEEPING.search(s))
-
-
-def _contributes(s: str) -> bool:
-    m = _CONTRIB.search(s)
-    if m and _frames(s, m):  # "we formulate the problem in a Bayesian framework": a framing
-        m = _CONTRIB.search(s, m.end())
-    if m or (("our" in s or "Our" in s) and _OURS_DO.search(s)) or \
-            (s[:7].lower() == "in this" and _PASSIVE_OWN.match(s)):
-        return True
-    m = _AND_CONTRIB.search(s)  # "we provide a lower bound ... and propose an algorithm"
-    return bool(m) and bool(re.search(r"\bwe\b", s[:m.start()], re.I))
-
-
-def _frames(s: str, m: re.Match | None = None) -> bool:
-    """Does the authors' verb only restate the problem said before ("we formulate the problem as X")?"""
-    m = m or _CONTRIB.search(s)
-    return bool(m) and bool(_RESTATED.match(s, m.end()))
-
-
-def _background(s: str, low: str) -> bool:
-    return bool(_BACKGROUND_START.match(s)) or (("has " in low or "have " in low or "remain" in low)
-                                                and bool(_BACKGROUND.search(s)))
-
-
-def _results(s: str, low: str) -> bool:
-    return bool(RESULTS_START.match(s)) or (any(w in low for w in _RESULT_HINTS)
-                                             and bool(RESULTS.search(s)))
-
-
-_RESULT_HINTS = ("experiment", "empirical", "result", "evaluation", "analys", "comparison", "ablation", "efficacy",
-                 "effectiveness", "superiority", "benefit", "merit")
-_NOVEL_HINTS = ("novel", "new", "first", "simple", "principled", "unified", "general")
-
-
-def sentence_scores(doc: Doc, method_names: list[str]) -> list[float]:
-    return [f[0] for f in _features(doc, method_names)]
-
-
-def _features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool, bool]]:
-    """Per sentence: its score, and whether it is background, results or housekeeping."""
-    n = len(doc.sentences)
-    out = []
-    opening, proposes = [], False  # "We study X" opening the authors' part; "we propose"
-    names = method_names[:3]
-    for i, s in enumerate(doc.sentences):
-        words = len(s.split())
-        low = s.lower()
-        speaks = "we" in low or "this" in low or "our" in low  # no one speaks otherwise
-        rest = strip_lead(s)
-        score = 0.0
-        if speaks and _contributes(s) and not _NEED_TO.search(s):  # "we aim to create X" is an aim
-            proposes = True
-            score += 3.0
-            if i <= doc.own_start:  # "We present X, ..." opening the authors' part
-                score += 0.8
-        elif speaks and _FINDING.search(s):
-            score += 1.8
-        elif speaks and _PROBLEM.search(s):
-            score += 1.0
-            if i <= doc.own_start:
-                opening.append(i)
-        elif _WE_START.match(rest):  # "We optimize X by ...": the authors
-            score += 0.5 if i <= doc.own_start else 0.0
-        else:
-            score -= 1.5  # no one says what the paper does
-        said = score > 0
-        if _OPENERS.search(s) or _OPENERS.search(rest):
-            score += 1.3 if _PAPER.search(s) else 0.8
-        if any(token_starts(s, name) for name in names):
-            score += 1.5
-        if any(w in low for w in _NOVEL_HINTS) and _NOVEL.search(s):
-            score += 0.4
-        background, results, housekeeping = _background(s, low), _results(s, low), _housekeeping(s) or bool(_LEAD_IN.match(rest))
-        if background and not (said and (_HOWEVER_WE.match(s) or _OURS_DO.search(s))):  # "However, we find ..." is theirs
-            score -= 1.5
-        if results:
-            score -= 1.0
-        if _SECONDARY.match(s) or (speaks and _SECONDARY_IN.search(s)):
-            score -= 1.0
-        elif _DETAIL.match(s):  # a detail of the contribution, often the contribution itself
-            score -= 0.5
-        if housekeeping:
-            score -= 4.0
-        if i < doc.own_start:
-            score -= 1.0
-        # contributions sit in the first half more often than at the very end
-        score -= 1.0 * (i / max(n - 1, 1))
-        if words < 7:
-            score -= 1.5
-        elif words > 70:
-            score -= 1.0
-        out.append((score, background, results, housekeeping))
-    if not proposes:  # no one proposes anything: what the authors study is the contribution
-        for i in opening:
-            out[i] = (out[i][0] + 0.5,) + out[i][1:]
-    return out
-
 
 _CLAUSE_END = re.compile(r";\s|,\s(?:which|where|while|whereas|and|thereby|thus|allowing|"
                          r"enabling|leading|resulting|yielding)\b|\s[-–—]+\s")
@@ -221,7 +53,7 @@ _ELABORATES = re.compile(r"^(?:(?:in|with) (?=our|the proposed))?(?:our|the prop
 
 def _studies(text: str) -> bool:
     """Does the sentence only say what the authors study, not what they make or find?"""
-    return bool(_PROBLEM.search(text)) and not _CONTRIB.search(text) and not _FINDING.search(text)
+    return bool(PROBLEM.search(text)) and not CONTRIB.search(text) and not FINDING.search(text)
 
 
 def _joined(text: str, nxt: str) -> str | None:
@@ -242,7 +74,7 @@ def _with_finding(doc: Doc, i: int, feats: list, text: str) -> str | None:
         s = doc.sentences[j]
         if any(feats[j][2:] if j == i + 1 else feats[j][1:]):
             continue  # results, housekeeping; background only right after
-        if not (_FINDING.search(s) or _FOUND.search(s) or _contributes(s)) or _NEED_TO.search(s):
+        if not (FINDING.search(s) or FOUND.search(s) or contributes(s)) or NEED_TO.search(s):
             continue  # "When p = inf, we need to find a subspace V ...": a step, not a finding
         if j == i + 1 and not (studies or unresolved_refs(s)):
             return None
@@ -313,14 +145,20 @@ def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[fl
         nxt = doc.sentences[i + 1]
         if not any(feats[i + 1][1:]) and not _OUTLOOK.match(nxt):
             longer = _joined(text, nxt)
-            if longer:
-                return score + _MAX_BONUS, longer  # what it is, then what it does
+            if longer:  # what it is, then what it does; or, when the cut left only its first words
+                # ("We provide a general framework."), the whole sentence after the one it refers to
+                whole = _after_antecedent(doc, i, feats) if kept < _CUT_HARD and \
+                    not any(0 in token_starts(nxt, n) for n in names) else None  # "SafeCoder performs ..." says it
+                return score + _MAX_BONUS, whole or longer
     elif nxt and (len(text) < 200 or _studies(text)) and not broken:
         longer = _with_finding(doc, i, feats, text)
         if longer:
             return quality + _MAX_BONUS, longer
     if thin:
         quality -= 1.5
+        whole = _after_antecedent(doc, i, feats) if kept < _CUT_HARD else None
+        if whole:
+            return quality, whole
     symbol = _SYMBOL.search(text)
     if symbol:  # "between Σ and ..." is undefined, "the covariance matrix Σ" is not
         before = re.findall(r"[a-z]+", text[:symbol.start()][-20:])
@@ -331,13 +169,31 @@ def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[fl
     return quality, text
 
 
+_CUT_HARD = 0.65  # a rewrite that keeps less of the sentence than this leaves only its opening words
+
+
+def _after_antecedent(doc: Doc, i: int, feats: list) -> str | None:
+    """Sentence `i` whole after the sentence before it, which says what its "this scenario" or
+    "these games" is: "A major component of overfitting in RL involves the case where ... We provide
+    a general framework for analyzing this scenario, which ..." (rather than "We provide a general
+    framework." cut before the reference)."""
+    if i == 0 or any(feats[i - 1][2:]):
+        return None  # no sentence before, or it reports results or housekeeping
+    before, kept = rewrite(doc.sentences[i - 1])
+    whole = lead_off(doc.sentences[i])
+    if kept < 1.0 or tldr_breaks(before) or _OUTLOOK.search(before) or not unresolved_refs(whole):
+        return None
+    longer = f"{before} {whole}"
+    return longer if len(longer) <= MAX_CHARS and not set(tldr_breaks(longer)) - {"back-reference"} else None
+
+
 def best_sentence(doc: Doc, method_names: list[str]) -> str:
     """The TL;DR (display text, markup removed): the contribution sentence rewritten to stand
     alone, with the next sentence when it alone only names the method; when it cannot stand
     alone, the next best sentence that can."""
     if not doc.sentences:
         return ""
-    feats = _features(doc, method_names)
+    feats = features(doc, method_names)
     order = sorted(range(len(feats)), key=lambda i: (-feats[i][0], i))[:5]
     best = None
     for i in order:
@@ -356,11 +212,11 @@ def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
         return text  # two sentences already, or no room for a setting of 8 words
     for j in range(i - 1, max(i - 4, -1), -1):
         s = doc.sentences[j]
-        if any(feats[j][1:]) or not (_PROBLEM.search(s) or _WE_START.match(strip_lead(s))) or \
-                _NEED_TO.match(strip_lead(s)) or _OUTLOOK.search(s) or _OUR_CLAIM.search(s) or _frames(s):
+        if any(feats[j][1:]) or not (PROBLEM.search(s) or WE_START.match(strip_lead(s))) or \
+                NEED_TO.match(strip_lead(s)) or _OUTLOOK.search(s) or _OUR_CLAIM.search(s) or frames(s):
             continue
         setting, kept = rewrite(s)
-        longer = _joined(setting, text) if kept == 1.0 and not _contributes(s) and len(setting.split()) >= 8 and \
+        longer = _joined(setting, text) if kept == 1.0 and not contributes(s) and len(setting.split()) >= 8 and \
             (len(text) < _SHORT or len(setting) + len(text) <= _SET_LONG) else None
         if longer:
             return longer
@@ -381,7 +237,7 @@ def _with_next(doc: Doc, i: int, feats: list, text: str, names: list[str]) -> st
     nxt = doc.sentences[j]
     rest = lead_off(nxt)
     if not (_GOES_ON.match(rest) or any(0 in token_starts(rest, n) for n in names)) or \
-            _OUTLOOK.search(nxt) or _SECONDARY.match(nxt) or _NEED_TO.search(nxt):
+            _OUTLOOK.search(nxt) or SECONDARY.match(nxt) or NEED_TO.search(nxt):
         return text
     return _joined(text, nxt) or text
 

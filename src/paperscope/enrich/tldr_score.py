@@ -1,0 +1,177 @@
+"""Sentence scores for the extractive TL;DR (tldr.py): the cues a reader uses to find the
+contribution in an abstract. The authors speaking ("we propose", "this paper introduces"), the
+paper's own method names, contribution words and the sentence's place score it up; background
+("Recently, ...", "However, existing ..."), side remarks ("We also ...", "Specifically, ..."),
+experiments and housekeeping ("Code is available at ...") push it down.
+"""
+from __future__ import annotations
+
+import re
+
+from .cues import DESCRIBE, MAIN_CONTRIBUTION, RESULTS, RESULTS_START
+from .standalone import strip_lead
+from .text import Doc, token_starts
+
+# the authors speaking, the verb within a few words: "we then propose", "this paper presents"
+_WHO = (r"\b(?:we|this (?:paper|work|study|article)|our (?:paper|work|study))(?:,[^,]{1,40},)?"
+        r"(?:\s+(?!that\b|the\b|an?\b|our\b|its\b|their\b)[\w-]+){0,3}?\s+")
+CONTRIB = re.compile(_WHO + r"(?:propose|introduce|present|develop|design|devise|build|construct|"
+                      r"create|release|formulate|put forward|offer|contribute)s?\b|"
+                      + _WHO + r"(?:stud(?:y|ies)|considers?|analy[sz]es?|investigates?) (?:an? )?(?:novel|new)\b(?! (?:[\w-]+ ){0,2}(?:problem|setting|setup|task|question|scenario|direction|"
+                      r"perspective|type|kind|view|angle|formulation|variant of))|"
+                      r"\bwe have (?:\w+ )?(?:proposed|introduced|presented|developed|designed|built|"
+                      r"created)\b|"
+                      r"\bour (?:main |first |key |primary |central )?contributions? (?:is|are)\b|"
+                      + DESCRIBE + r"|"
+                      + MAIN_CONTRIBUTION + r" (?=an?\b|the\b|that\b|to\b|\w+ing\b)|"
+                      r"\bour main results? (?:include\b|(?:is|are) (?=an?\b|the\b|that\b|\w+ing\b))|"
+                      r"\bwe (?:improve|extend|enhance|advance|address|tackle|solve|overcome|"
+                      r"mitigate|close|bridge|fill|generali[sz]e|augment|strengthen|revisit|rethink)\w* "
+                      r"[^.;]{0,80}?\bby (?:introducing|proposing|developing|designing|providing|presenting)\b", re.I)
+# "In this work, X is proposed": the authors in the passive voice
+_PASSIVE_OWN = re.compile(r"in this (?:paper|work|study),?\s+[^.;]{3,150}?\b(?:is|are) (?:\w+ly )?(?:proposed|introduced|"
+                          r"presented|developed|designed|modell?ed and analy[sz]ed)\b", re.I)
+# the method speaking for the authors: "our method introduces a regularization term that ..."
+_OURS_DO = re.compile(r"\bour (?:proposed |new )?(?:method|approach|framework|model|algorithm|technique)s? "
+                      r"(?:introduces|proposes|uses|leverages|employs|exploits|learns|combines|builds)\b", re.I)
+_RESTATED = re.compile(r"\s*(?:(?:the|this|these|our) (?:[\w-]+ )?(?:problems?|tasks?)|it|them)(?=\s+(?:as|in|into|with|using)\b)",
+                       re.I)
+_AND_CONTRIB = re.compile(r"\b(?:and|then) (?:propose|introduce|present|develop|design)s?\b")
+FINDING = re.compile(_WHO + r"(?:show|prove|demonstrate|find|argue|establish|derive|identify|"
+                      r"characteri[sz]e|reveal|provide|give|obtain|extend|generali[sz]e|apply|adapt|"
+                      r"improve|reformulate|cast|frame|recast|combine|leverage|use|employ|exploit|"
+                      r"initiate|settle|resolve|solve|unify|bridge|connect|relate|model|learn|train|"
+                      r"answer|discover|observe|uncover|pinpoint|highlight)(?:s|es|d|ed)?\b", re.I)
+NEED_TO = re.compile(r"\bwe (?:\w+ )?(?:need|want|wish|have|aim|seek|try|hope) to\b", re.I)
+FOUND = re.compile(_WHO + r"found\b", re.I)  # a finding to join, not a sentence to score up
+# the authors naming their problem: less than a finding, more than background
+PROBLEM = re.compile(_WHO + r"(?:study|studie|investigate|analy[sz]e|explore|examine|address|"
+                      r"tackle|consider|focus|aim)(?:s|es|d|ed)?\b|\bour (?:main )?(?:goal|aim|objective|"
+                      r"purpose)(?: in this (?:paper|work))? is to\b", re.I)
+_OPENERS = re.compile(r"^(?:in this (?:paper|work)|here,? we|this (?:paper|work)|to (?:address|"
+                      r"tackle|overcome|fill|bridge|solve|mitigate|this end)|we )", re.I)
+_PAPER = re.compile(r"^(?:in )?this (?:paper|work|study)\b|^here,? we\b", re.I)
+_NOVEL = re.compile(r"\b(?:novel|new|first|simple|principled|unified|general)\b", re.I)
+_BACKGROUND_START = re.compile(r"(?:however|recently|although|while|despite|existing|current|"
+                               r"traditional|conventional|previous|prior|many|most)\b", re.I)
+_BACKGROUND = re.compile(r"\b(?:has|have) (?:been|become|shown|gained|emerged|attracted)\b|"
+                         r"\bremains? (?:a |an |largely |poorly )?(?:challenge|open|unclear|"
+                         r"unexplored|elusive)", re.I)
+# a side remark or a detail of the main contribution, not the contribution itself
+SECONDARY = re.compile(r"(?:furthermore|moreover|additionally|in addition|further|besides|also|"
+                        r"concurrently|meanwhile|simultaneously|"
+                        r"finally|lastly|for (?:example|instance)|as a (?:consequence|result|by-?product|special "
+                        r"case)|subsequently|second(?:ly)?|third(?:ly)?)\b|\(?(?:\d|i+|[a-e])\)", re.I)
+_DETAIL = re.compile(r"(?:specifically|in particular|more specifically|concretely|first(?:ly)?,|"
+                     r"(?:in this (?:paper|work),? )?we first\b)", re.I)
+_SECONDARY_IN = re.compile(r"\bwe (?:also|further|additionally|finally)\b|;\s*\(?(?:2|ii|b)\)", re.I)
+_HOUSEKEEPING = re.compile(r"https?:|www\.|\bcode (?:is|and|will be)\b|\bavailable (?:at|on)\b|"
+                           r"\bgithub\b|\bopen-?source[sd]?\b", re.I)
+
+
+WE_START = re.compile(r"(?:we|this (?:paper|work|study))\s+(?!also\b|believe\b|hope\b|expect\b|"
+                       r"conjecture\b|leave\b|discuss\b)[a-z]+\b", re.I)
+_HOWEVER_WE = re.compile(r"however,?\s+(?:[^,]{0,60},\s*)?we\b", re.I)
+_HOUSEKEEPING_HINTS = ("http", "www.", "code", "available", "github", "source")
+
+
+# "Our contribution is two-fold.": announces what follows and says nothing itself
+_LEAD_IN = re.compile(r"(?:our|the) (?:main |key |primary )?contributions? (?:of this (?:paper|work) )?(?:is|are) "
+                      r"(?:(?:two|three|four)-?fold|as follows)\s*[.:]?$", re.I)
+
+
+def _housekeeping(s: str) -> bool:
+    low = s.lower()
+    return any(h in low for h in _HOUSEKEEPING_HINTS) and bool(_HOUSEKEEPING.search(s))
+
+
+def contributes(s: str) -> bool:
+    m = CONTRIB.search(s)
+    if m and frames(s, m):  # "we formulate the problem in a Bayesian framework": a framing
+        m = CONTRIB.search(s, m.end())
+    if m or (("our" in s or "Our" in s) and _OURS_DO.search(s)) or \
+            (s[:7].lower() == "in this" and _PASSIVE_OWN.match(s)):
+        return True
+    m = _AND_CONTRIB.search(s)  # "we provide a lower bound ... and propose an algorithm"
+    return bool(m) and bool(re.search(r"\bwe\b", s[:m.start()], re.I))
+
+
+def frames(s: str, m: re.Match | None = None) -> bool:
+    """Does the authors' verb only restate the problem said before ("we formulate the problem as X")?"""
+    m = m or CONTRIB.search(s)
+    return bool(m) and bool(_RESTATED.match(s, m.end()))
+
+
+def _background(s: str, low: str) -> bool:
+    return bool(_BACKGROUND_START.match(s)) or (("has " in low or "have " in low or "remain" in low)
+                                                and bool(_BACKGROUND.search(s)))
+
+
+def _results(s: str, low: str) -> bool:
+    return bool(RESULTS_START.match(s)) or (any(w in low for w in _RESULT_HINTS)
+                                             and bool(RESULTS.search(s)))
+
+
+_RESULT_HINTS = ("experiment", "empirical", "result", "evaluation", "analys", "comparison", "ablation", "efficacy",
+                 "effectiveness", "superiority", "benefit", "merit")
+_NOVEL_HINTS = ("novel", "new", "first", "simple", "principled", "unified", "general")
+
+
+def features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool, bool]]:
+    """Per sentence: its score, and whether it is background, results or housekeeping."""
+    n = len(doc.sentences)
+    out = []
+    opening, proposes = [], False  # "We study X" opening the authors' part; "we propose"
+    names = method_names[:3]
+    for i, s in enumerate(doc.sentences):
+        words = len(s.split())
+        low = s.lower()
+        speaks = "we" in low or "this" in low or "our" in low  # no one speaks otherwise
+        rest = strip_lead(s)
+        score = 0.0
+        if speaks and contributes(s) and not NEED_TO.search(s):  # "we aim to create X" is an aim
+            proposes = True
+            score += 3.0
+            if i <= doc.own_start:  # "We present X, ..." opening the authors' part
+                score += 0.8
+        elif speaks and FINDING.search(s):
+            score += 1.8
+        elif speaks and PROBLEM.search(s):
+            score += 1.0
+            if i <= doc.own_start:
+                opening.append(i)
+        elif WE_START.match(rest):  # "We optimize X by ...": the authors
+            score += 0.5 if i <= doc.own_start else 0.0
+        else:
+            score -= 1.5  # no one says what the paper does
+        said = score > 0
+        if _OPENERS.search(s) or _OPENERS.search(rest):
+            score += 1.3 if _PAPER.search(s) else 0.8
+        if any(token_starts(s, name) for name in names):
+            score += 1.5
+        if any(w in low for w in _NOVEL_HINTS) and _NOVEL.search(s):
+            score += 0.4
+        background, results, housekeeping = _background(s, low), _results(s, low), _housekeeping(s) or bool(_LEAD_IN.match(rest))
+        if background and not (said and (_HOWEVER_WE.match(s) or _OURS_DO.search(s))):  # "However, we find ..." is theirs
+            score -= 1.5
+        if results:
+            score -= 1.0
+        if SECONDARY.match(s) or (speaks and _SECONDARY_IN.search(s)):
+            score -= 1.0
+        elif _DETAIL.match(s):  # a detail of the contribution, often the contribution itself
+            score -= 0.5
+        if housekeeping:
+            score -= 4.0
+        if i < doc.own_start:
+            score -= 1.0
+        # contributions sit in the first half more often than at the very end
+        score -= 1.0 * (i / max(n - 1, 1))
+        if words < 7:
+            score -= 1.5
+        elif words > 70:
+            score -= 1.0
+        out.append((score, background, results, housekeeping))
+    if not proposes:  # no one proposes anything: what the authors study is the contribution
+        for i in opening:
+            out[i] = (out[i][0] + 0.5,) + out[i][1:]
+    return out
