@@ -68,7 +68,7 @@ def test_labels_stay_short():
 
 
 def test_tldr_is_the_contribution_sentence():
-    assert derive_facts(None, MAESTRO)["tldr"] == (
+    assert derive_facts(None, MAESTRO)["tldr"].endswith(
         "We take a further step in designing efficient low-rank models and propose Maestro, a "
         "framework for trainable low-rank layers.")
 

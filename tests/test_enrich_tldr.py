@@ -95,7 +95,8 @@ def test_the_contribution_wins_over_a_property_of_it():
             "which are proved rigorously. "
             "Experiments on image data show that it is competitive with white-box methods.")
     got = tldr(text)
-    assert got.startswith("This paper presents QueryGrad"), got
+    assert got.startswith("Attribution methods explain which input features drive a decision. This paper presents "
+                          "QueryGrad"), got  # after the opening sentence, which it never names
     assert "such limited flexibility" not in got
 
 
@@ -163,7 +164,7 @@ def test_a_purpose_clause_that_points_back_is_dropped_and_the_rest_kept():
             "We propose two algorithms to tackle the above-mentioned setting, namely R-UCB, which "
             "uses optimistic estimates, and R-SR, which rejects options one by one.")
     got = tldr(text)
-    assert got.startswith("We propose two algorithms, namely R-UCB, which uses optimistic"), got
+    assert "We propose two algorithms, namely R-UCB, which uses optimistic" in got, got
 
 
 def test_a_sentence_that_only_names_the_method_takes_the_next_one_that_opens_on_the_name():
@@ -460,13 +461,14 @@ def test_restating_the_problem_is_no_contribution_but_introducing_x_as_y_is():
 
 
 def test_a_short_tldr_that_never_names_the_opening_problem_is_framed_by_it():
-    text = ("Generative adversarial networks are notoriously hard to train and their training often diverges. "
+    # an opening sentence too short to stand in front of it (fewer than 8 words) frames it instead
+    text = ("Generative adversarial networks often diverge in training. "
             "In this work, we explore ways to tackle the instability problem by dualizing the discriminator. "
             "Generative adversarial networks trained this way reach better scores on three benchmarks.")
     assert derive_facts(None, text)["tldr"] == ("For generative adversarial networks, we explore ways to tackle the "
                                                 "instability problem by dualizing the discriminator.")
-    vague = text.replace("Generative adversarial networks are notoriously hard to train and their training often "
-                         "diverges.", "One important tool is hard to train and its training often diverges.")
+    vague = text.replace("Generative adversarial networks often diverge in training.",
+                         "One important tool often diverges in training.")
     assert not derive_facts(None, vague)["tldr"].startswith("For one")
 
 
@@ -699,3 +701,28 @@ def test_a_sentence_opening_on_and_loses_it_and_a_lost_name_breaks_the_rules():
 def test_studying_something_new_is_a_contribution_studying_a_new_problem_is_not():
     assert contributes("In this work, we study a novel convex estimator for generalized mixed regression.")
     assert not contributes("We study a novel problem at the intersection of bandits and outlier detection.")
+
+
+def test_a_one_sentence_tldr_that_never_names_the_opening_topic_stands_after_it():
+    text = ("Hyperspectral image super-resolution aims to fuse a low-resolution hyperspectral image with a "
+            "high-resolution multispectral image. Earlier networks ignore the scales of the two images. "
+            "We propose a multi-scale feature transfer network that learns features at several resolutions. "
+            "Experiments on three datasets show gains over eight baselines.")
+    facts = derive_facts(None, text)
+    assert facts["tldr"] == ("Hyperspectral image super-resolution aims to fuse a low-resolution hyperspectral image "
+                             "with a high-resolution multispectral image. We propose a multi-scale feature transfer "
+                             "network that learns features at several resolutions.")
+    named = text.replace("We propose a multi-scale feature transfer network that learns features at several resolutions.",
+                         "We propose a multi-scale network for hyperspectral image super-resolution.")
+    assert derive_facts(None, named)["tldr"] == "We propose a multi-scale network for hyperspectral image super-resolution."
+
+
+def test_a_sentence_cut_short_at_a_trailing_reference_stands_whole_after_its_antecedent():
+    text = ("Model-based value expansion is fragile because errors in a learned model compound over long rollouts "
+            "and mislead the critic. We propose stochastic ensemble value expansion, a model-based technique that "
+            "interpolates between rollout horizons of an ensemble of learned models in order to avoid this problem. "
+            "It reaches the same returns as model-free methods with a tenth of the samples.")
+    assert derive_facts(None, text)["tldr"] == (
+        "Model-based value expansion is fragile because errors in a learned model compound over long rollouts and "
+        "mislead the critic. We propose stochastic ensemble value expansion, a model-based technique that "
+        "interpolates between rollout horizons of an ensemble of learned models in order to avoid this problem.")

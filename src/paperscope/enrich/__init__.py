@@ -44,10 +44,10 @@ from .methods import find_mentions
 from .paper_type import classify
 from .text import Doc
 from .spelled import framed, spelled_out
-from .tldr import best_sentence
+from .tldr import pick, with_topic
 
 # Bump when the derivation changes, so stored facts can be recomputed (see enrich/refresh.py).
-FACTS_VERSION = "59"
+FACTS_VERSION = "60"
 
 FACT_KEYS = ("label", "methods", "tldr", "code_urls", "links", "paper_type",
              "paper_type_confidence", "keyphrases", "artifacts")
@@ -60,14 +60,15 @@ def derive_facts(title: str | None, abstract: str) -> dict[str, Any]:
     doc = Doc.of(abstract or "")
     mentions = find_mentions(doc, title)
     methods = [m.name for m in mentions]
-    tldr = best_sentence(doc, methods)
+    picked = pick(doc, methods)
+    tldr = picked.text
     code_urls, links = find_links(doc.raw)
     paper_type, confidence = classify(doc.text, title)
     phrases = keyphrases(doc, exclude=methods)
     return {
         "label": make_label(title, doc, mentions, tldr, paper_type=paper_type, keyphrases=phrases),
         "methods": methods,
-        "tldr": spelled_out(framed(tldr, doc), doc),
+        "tldr": spelled_out(framed(with_topic(doc, picked), doc), doc),
         "code_urls": code_urls,
         "links": links,
         "paper_type": paper_type,

@@ -4,14 +4,18 @@ method does (a TL;DR is one or two complete sentences).
 
 Each sentence is scored on cues a reader uses (tldr_score.py). The few best sentences are then
 rewritten to stand alone (standalone.py) and the one that reads best wins; a short winner goes on with the authors' next sentence when it says how or what they
-find (blind readers accepted such pairs far more often than the short sentence alone), and one
-cut to its first words at a back-reference stands whole after the sentence it refers to.
+find (blind readers accepted such pairs far more often than the short sentence alone). A
+sentence that standing alone would lose a clause pointing back ("... to avoid this problem")
+stands whole after the sentence it points to, and one sentence that never names what the
+abstract opens on is shown after that opening sentence (`with_topic`).
 """
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from ..words import STOP_WORDS
+from .problem import stems
 from .rules import DANGLING, names_only, tldr_breaks, unresolved_refs
 from .standalone import OPEN_CLAUSE, lead_off, resolved, rewrite, strip_lead
 from .tldr_score import (CONTRIB, FINDING, FOUND, NEED_TO, PROBLEM, SECONDARY, WE_START, contributes, features,
@@ -166,6 +170,10 @@ def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[fl
             quality -= 1.5
     if _BARE_VARIABLE.search(text):  # "if $M$ is a multi-layer network": notation the TL;DR never defines
         quality -= 1.0
+    if kept < 1.0 and not thin:
+        whole = _after_antecedent(doc, i, feats)
+        if whole:
+            return quality, whole
     return quality, text
 
 
@@ -191,8 +199,20 @@ def best_sentence(doc: Doc, method_names: list[str]) -> str:
     """The TL;DR (display text, markup removed): the contribution sentence rewritten to stand
     alone, with the next sentence when it alone only names the method; when it cannot stand
     alone, the next best sentence that can."""
+    return pick(doc, method_names).text
+
+
+class Picked(NamedTuple):
+    """The TL;DR and what it was made from: the index of its sentence and the sentences' features."""
+    text: str
+    index: int
+    feats: list
+
+
+def pick(doc: Doc, method_names: list[str]) -> Picked:
+    """The TL;DR of `best_sentence`, with where it came from (for `with_topic`)."""
     if not doc.sentences:
-        return ""
+        return Picked("", 0, [])
     feats = features(doc, method_names)
     order = sorted(range(len(feats)), key=lambda i: (-feats[i][0], i))[:5]
     best = None
@@ -202,7 +222,22 @@ def best_sentence(doc: Doc, method_names: list[str]) -> str:
         c = _candidate(doc, i, feats, method_names[:3]) + (i,)
         if best is None or c[0] > best[0]:
             best = c
-    return _with_next(doc, best[2], feats, _with_setting(doc, best[2], feats, best[1]), method_names[:3])
+    text = _with_next(doc, best[2], feats, _with_setting(doc, best[2], feats, best[1]), method_names[:3])
+    return Picked(text, best[2], feats)
+
+
+def with_topic(doc: Doc, picked: Picked) -> str:
+    """A one-sentence TL;DR that never names what the abstract opens on, after that opening
+    sentence: "Hyperspectral image super-resolution (HISR) aims to fuse ... We propose a multi-scale
+    feature transfer network (MFTN) for HISR." (shown to readers; the label reads the TL;DR alone)."""
+    text, i, feats = picked
+    if not text or text.count(". ") or i == 0 or any(feats[0][2:]):
+        return text
+    topic, kept = rewrite(doc.sentences[0])
+    if kept < 1.0 or tldr_breaks(topic) or len(topic.split()) < 8 or len(stems(topic) & stems(text)) >= 2:
+        return text
+    longer = _joined(topic, text)
+    return longer if longer and len(longer) <= _SET_LONG else text
 
 
 def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
