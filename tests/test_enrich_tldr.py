@@ -726,3 +726,11 @@ def test_a_sentence_cut_short_at_a_trailing_reference_stands_whole_after_its_ant
         "Model-based value expansion is fragile because errors in a learned model compound over long rollouts and "
         "mislead the critic. We propose stochastic ensemble value expansion, a model-based technique that "
         "interpolates between rollout horizons of an ensemble of learned models in order to avoid this problem.")
+
+
+def test_words_any_two_sentences_share_do_not_count_as_naming_the_topic():
+    text = ("Artificial neural networks suffer from catastrophic forgetting when they are trained on several tasks "
+            "in sequence. Replay buffers are a common remedy. We present a novel approach based on task-conditioned "
+            "hypernetworks, networks that generate the weights of a target model from the task identity. "
+            "Experiments show it retains accuracy on long task sequences.")
+    assert derive_facts(None, text)["tldr"].startswith("Artificial neural networks suffer from catastrophic forgetting")

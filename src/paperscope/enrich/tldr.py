@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..words import STOP_WORDS
+from ..words import FILLER_WORDS, STOP_WORDS, singular
 from .problem import stems
 from .rules import DANGLING, names_only, tldr_breaks, unresolved_refs
 from .standalone import OPEN_CLAUSE, lead_off, resolved, rewrite, strip_lead
@@ -202,6 +202,10 @@ def best_sentence(doc: Doc, method_names: list[str]) -> str:
     return pick(doc, method_names).text
 
 
+# words two sentences share without sharing a subject ("model", "learning", "performance")
+_BROAD = frozenset(singular(w) for w in FILLER_WORDS | {"learning", "network", "neural", "deep", "training", "machine"})
+
+
 class Picked(NamedTuple):
     """The TL;DR and what it was made from: the index of its sentence and the sentences' features."""
     text: str
@@ -234,8 +238,8 @@ def with_topic(doc: Doc, picked: Picked) -> str:
     if not text or text.count(". ") or i == 0 or any(feats[0][2:]):
         return text
     topic, kept = rewrite(doc.sentences[0])
-    if kept < 1.0 or tldr_breaks(topic) or len(topic.split()) < 8 or len(stems(topic) & stems(text)) >= 2:
-        return text
+    if kept < 1.0 or tldr_breaks(topic) or len(topic.split()) < 8 or len((stems(topic) & stems(text)) - _BROAD) >= 2:
+        return text  # the TL;DR already names the topic (words shared beyond "learning", "model", ...)
     longer = _joined(topic, text)
     return longer if longer and len(longer) <= _SET_LONG else text
 
