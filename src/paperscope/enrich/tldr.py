@@ -3,11 +3,12 @@ stand alone, and when it only names the method, joined with the next sentence th
 method does (a TL;DR is one or two complete sentences).
 
 Each sentence is scored on cues a reader uses (tldr_score.py). The few best sentences are then
-rewritten to stand alone (standalone.py) and the one that reads best wins; a short winner goes on with the authors' next sentence when it says how or what they
-find (blind readers accepted such pairs far more often than the short sentence alone). A
-sentence that standing alone would lose a clause pointing back ("... to avoid this problem")
-stands whole after the sentence it points to, and one sentence that never names what the
-abstract opens on is shown after that opening sentence (`with_topic`).
+rewritten to stand alone (standalone.py) and the one that reads best wins; a short winner goes
+on with the authors' next sentence when it says how or what they find (blind readers accepted
+such pairs far more often than the short sentence alone). A sentence that standing alone would
+lose a clause pointing back ("... to avoid this problem") stands whole after the sentence it
+points to, and one sentence that never names what the abstract opens on is shown after that
+opening sentence (`with_topic`).
 """
 from __future__ import annotations
 
@@ -238,8 +239,9 @@ def with_topic(doc: Doc, picked: Picked) -> str:
     if not text or text.count(". ") or i == 0 or any(feats[0][2:]):
         return text
     topic, kept = rewrite(doc.sentences[0])
-    if kept < 1.0 or tldr_breaks(topic) or len(topic.split()) < 8 or len((stems(topic) & stems(text)) - _BROAD) >= 2:
-        return text  # the TL;DR already names the topic (words shared beyond "learning", "model", ...)
+    shared = (stems(topic) & stems(text)) - _BROAD  # words beyond "learning", "model", ...
+    if kept < 1.0 or tldr_breaks(topic) or len(topic.split()) < 8 or len(shared) >= 2:
+        return text  # the TL;DR already names the topic
     longer = _joined(topic, text)
     return longer if longer and len(longer) <= _SET_LONG else text
 
