@@ -179,3 +179,52 @@ def test_a_named_label_reads_as_a_title_not_a_clause():
                 "sublinear update time.")
     label = derive_facts(None, abstract)["label"]
     assert not label.lower().startswith("classic problem"), label
+
+
+def test_a_name_is_written_out_when_its_description_lacks_one_of_its_words():
+    text = ("Cross Attention is a popular method for retrieving information from a set of context tokens. "
+            "Cross Attention scans the full set of tokens at inference. In this work, we propose Tree Cross "
+            "Attention (TCA) - a module based on Cross Attention that retrieves few tokens. TCA organizes the data in a tree structure.")
+    assert derive_facts(None, text)["label"].startswith("Tree Cross Attention (TCA): module based on Cross Attention")
+
+
+def test_a_label_never_points_at_what_follows_or_promises_parts_it_does_not_name():
+    for label in ("Algorithm with the following favorable guarantees", "Above problem from the perspective of X",
+                  "Following three conditions for the emergence", "Synapse: computer agent featuring three key "
+                  "components", "Interpretable 3D visual grounding framework that has the potential"):
+        assert label_breaks(label), label
+    for label in ("GoLLIE: Guideline-following Large Language Model", "Instruction following for multimodal "
+                  "in-context learning", "Three-stage training for retrieval"):
+        assert not label_breaks(label), label
+
+
+def test_people_are_no_problem_a_method_is_for_and_3d_is_no_name():
+    text = ("Human mathematicians are often good at recognizing modular and reusable theorems. In this paper, we "
+            "propose a novel method called theoREm-from-prooF extrACTOR (REFACTOR) for training neural networks to "
+            "mimic this ability in formal theorem proving. We show on a set of unseen proofs that REFACTOR extracts "
+            "19.6% of the theorems that humans would use.")
+    assert "mathematicians" not in derive_facts(None, text)["label"]
+    text = ("3D visual grounding is the ability to localize objects in 3D scenes conditioned by utterances. In this "
+            "paper, we address this question: can we design an interpretable 3D visual grounding framework that has "
+            "the potential to mimic the human perception system? We formulate 3D visual grounding as a "
+            "sequence-to-sequence task.")
+    assert not derive_facts(None, text)["label"].startswith("3D:")
+
+
+def test_a_short_label_is_said_in_full_from_the_tldr():
+    text = ("We present a general framework for graph clustering where a label is observed to each pair of nodes. "
+            "This allows a very rich encoding of various types of pairwise interactions between nodes. We analyze "
+            "our algorithm under a general generative model.")
+    label = derive_facts(None, text)["label"]
+    assert label == "Framework for graph clustering where a label is observed to each pair of nodes"
+    assert not label_breaks(label)
+
+
+def test_a_finding_is_not_taken_as_the_label_said_in_full():
+    from paperscope.enrich.specific import said_in_full, specific
+
+    assert said_in_full("We show that most models reach similar scores with enough tuning.", str) is None
+    tldr = "We show that most models reach similar scores with enough tuning."
+    assert specific("Large-scale study of GANs", tldr, str) == "Large-scale study of GANs"
+    longer = "Dimension reduction for logistic regression that keeps the decision boundary"
+    assert specific("Logistic regression", f"We propose a {longer.lower()}.", str) == longer

@@ -734,3 +734,11 @@ def test_words_any_two_sentences_share_do_not_count_as_naming_the_topic():
             "hypernetworks, networks that generate the weights of a target model from the task identity. "
             "Experiments show it retains accuracy on long task sequences.")
     assert derive_facts(None, text)["tldr"].startswith("Artificial neural networks suffer from catastrophic forgetting")
+
+
+def test_an_example_sentence_loses_its_for_instance():
+    from paperscope.enrich.standalone import strip_lead
+
+    s = "For instance, we find that transformer decoders with few decoding steps push the limits only slightly."
+    assert strip_lead(s) == s[len("For instance, "):]
+    assert strip_lead("For example, consider a graph.") == "consider a graph."

@@ -194,11 +194,12 @@ def unframed(label: str) -> str:
 
 def spelled_name(label: str, forms: dict[str, str]) -> str:
     """"Simplified Action Decoder (SAD): deep multi-agent RL method" over "SAD: ...": the letters
-    say nothing to a reader, the name written out does, when the description does not say it."""
+    say nothing to a reader, the name written out does, unless the description holds every word of it
+    ("Tree Cross Attention (TCA): module based on Cross Attention" says "tree")."""
     name, sep, body = label.partition(": ")
     long = forms.get(name) if sep and name != "Position" else None
     if not long or not 2 <= len(long.split()) <= 7 or re.search(r"-based$|[^\w)]$|\b[A-Z]{2,}\b", long) or \
-            len(stems(long) & stems(body)) >= 2 or not _initials_fit(name, long):
+            (stems(long) and stems(long) <= stems(body)) or not _initials_fit(name, long):
         return label  # "Global RL (GRL)" spells nothing out; "Stochastic gradient (SCSG)" is not its name
     longer = f"{long[:1].upper()}{long[1:]} ({name}): {body}"
     return longer if len(longer) <= MAX_LABEL_CHARS and not label_breaks(longer) else label

@@ -31,8 +31,9 @@ from .label_words import content_words, title_odds, weights_of, word_features
 from .methods import Mention, is_background
 from .noun_phrase import fits
 from .position import is_position, position_headline
-from .problem import OPENER, PAREN, lower_first, opening_problem, problem, stems, topic_ok, with_problem
-from .rules import DANGLING, MAX_LABEL_CHARS, label_breaks
+from .problem import OPENER, lower_first, opening_problem, problem, stems, topic_ok, with_problem
+from .rules import MAX_LABEL_CHARS, label_breaks
+from .specific import capitalise, clean_object, specific, tidy
 from .text import Doc, is_coined, strip_markup
 from .vocab import VERBS
 
@@ -48,26 +49,11 @@ W = {"hit": 0.1, "named": 0.1, "rank": 0.17, "cover": 0.3, "key": 0.5, "lead": 0
                "subject": -0.3, "keyphrases": -0.5}}
 
 
-def _tidy(text: str) -> str:
-    text = re.sub(r"\s+", " ", PAREN.sub("", text)).strip(" ,;:.-")
-    words = text.split(" ")
-    while words and (words[-1].lower().strip(",;:") in DANGLING or not words[-1].strip(",;:")):
-        words.pop()
-    return " ".join(words).strip(" ,;:")
-
-
-def _capitalise(text: str) -> str:
-    first = text.split(" ", 1)[0]
-    if text[:1].islower() and not re.search(r"[A-Z0-9]", first[1:]):
-        return text[:1].upper() + text[1:]
-    return text
-
-
 def fit(text: str, room: int, whole: bool = False) -> str | None:
     """The longest noun-phrase prefix of `text` (up to its first clause boundary) that fits in
     `room` characters, or None: shortened by choosing a shorter phrase, never cut mid-phrase.
     `whole`: a clause (a claim) is taken whole or not at all."""
-    text = _tidy(ph.hard_cut(text, 4 if whole else 2))
+    text = tidy(ph.hard_cut(text, 4 if whole else 2))
     if not text or whole:
         return text if text and len(text) <= room else None
     best = None
@@ -76,20 +62,10 @@ def fit(text: str, room: int, whole: bool = False) -> str | None:
                 re.search(r"\b(?:the|existing|its|their) (?:[\w-]+ )?[\w-]+$|\b(?:" + "|".join(ph.OF_HEADS) + r")$",
                           cut.rstrip(), re.I):
             continue  # "adversarial attack based on the modeling" without "of X"; "samplers" may end
-        cut = _tidy(cut)
+        cut = tidy(cut)
         if len(cut) <= room and len(cut.split()) >= 2:
             best = cut
     return best
-
-
-def _clean_object(text: str) -> str:
-    text = PAREN.sub("", text)
-    text = ph.drop_leading(text)
-    if re.match(r"to\s+[a-z]+\b", text):
-        verb = text.split()[1]
-        g = ph.gerund(verb)
-        text = g + text[3 + len(verb):] if g else text
-    return ph.drop_leading(ph.as_gerund_phrase(text))
 
 
 _NAMED_OBJECT = re.compile(r"^(?:(?:a|an|the|our)\s+)?(?P<kind>(?:[\w-]+\s+){0,4}?)"
@@ -131,7 +107,7 @@ def _objects(sentence: str) -> list[tuple[str, str]]:
         elif ph.CLAIM_VERBS.match(verb) and not re.match(r"(?:a|an|the|new|novel)\b", rest, re.I):
             continue
         else:
-            out.append((_clean_object(rest), "study" if ph.STUDY_VERBS.match(verb) else "intro"))
+            out.append((clean_object(rest), "study" if ph.STUDY_VERBS.match(verb) else "intro"))
     return out
 
 
@@ -176,7 +152,7 @@ def _descriptions(m: Mention) -> list[tuple[str, str]]:
     out = []
     for text, kind in ((m.desc, "name"), (m.long, "long"), (m.rel, "name")):
         if text:
-            out.append((_clean_object(strip_markup(text)), kind))
+            out.append((clean_object(strip_markup(text)), kind))
     return out
 
 
@@ -206,7 +182,7 @@ class _Pool:
         if self.forms:  # an abbreviation the reader has not seen defined is written out
             longer = expand(body, self.forms)
             body = longer if len(prefix) + len(longer) <= self.limit else body
-        body = body if name and not self.position else _capitalise(body)
+        body = body if name and not self.position else capitalise(body)
         label = prefix + body
         if label_breaks(label, position=self.position) or \
                 (name and body.casefold().startswith(name.casefold())):
@@ -264,8 +240,9 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
                keyphrases: list[str] | None = None) -> str:
     if title and title.strip():
         return re.sub(r"\s+", " ", strip_markup(title)).strip()
-    return spelled_name(unframed(_derived(doc, mentions, tldr, limit, paper_type, keyphrases)),
-                        long_forms(doc.sentences))
+    label = spelled_name(unframed(_derived(doc, mentions, tldr, limit, paper_type, keyphrases)),
+                         long_forms(doc.sentences))
+    return specific(label, tldr, lambda text: trim_front(text, VERBS_S))
 
 
 def _derived(doc: Doc, mentions: list[Mention], tldr: str, limit: int, paper_type: str | None,
@@ -298,11 +275,14 @@ def _derived(doc: Doc, mentions: list[Mention], tldr: str, limit: int, paper_typ
             return longer
     best = pool.best
     if best is None:
-        words = _tidy(ph.hard_cut(OPENER.sub("", doc.sentences[0]))).split()[:10]
+        words = tidy(ph.hard_cut(OPENER.sub("", doc.sentences[0]))).split()[:10]
         while len(words) > 1 and len(" ".join(words)) > limit:
             words.pop()
-        return _capitalise(" ".join(words)[:limit])  # a single giant token: nothing to choose
+        return capitalise(" ".join(words)[:limit])  # a single giant token: nothing to choose
     return best
+
+
+_PARTICIPLE_END = re.compile(r"\b(?:[a-z]{3,}ed|drawn|taken|given|shown|known|built|made|written|grown)$")
 
 
 def _about(lead: str, doc: Doc, room: int) -> str:
@@ -321,7 +301,8 @@ def _about(lead: str, doc: Doc, room: int) -> str:
     name, sep, body = lead.rpartition(": ")
     prefix = name + sep
     cuts = [c for c in fits(body, room - len(prefix) - len(tail), 3) if len(c.split()) >= 4 and body.startswith(c)
-            and not re.match(r"\s*(?:,|and\b|or\b)", body[len(c):])]  # not half of a pair or list
+            and not re.match(r"\s*(?:,|and\b|or\b)", body[len(c):])  # not half of a pair or list
+            and not _PARTICIPLE_END.search(c)]  # "problems drawn [from GitHub issues]" is not "problems drawn for X"
     for cut in [body] + cuts:
         longer = f"{prefix}{cut}{tail}"  # "... based on the double-momentum method for bilevel optimization"
         if len(longer) <= room and not label_breaks(longer):
@@ -365,7 +346,7 @@ def candidates(doc: Doc, mentions: list[Mention], tldr: str, limit: int = MAX_LA
             named = _named(text) if kind == "intro" else None
             if named:
                 if not pool.position and named[1]:
-                    pool.add(_clean_object(named[1]), "name", rank, name=named[0])
+                    pool.add(clean_object(named[1]), "name", rank, name=named[0])
                 continue
             if primary and not pool.position:
                 pool.add(text, kind, rank, name=primary.name)
@@ -376,7 +357,7 @@ def candidates(doc: Doc, mentions: list[Mention], tldr: str, limit: int = MAX_LA
         for i in order[:6]:
             found = _around(doc.sentences[i], phrase)
             if found:
-                pool.topics.append(lower_first(expand(_tidy(found), forms), doc.text))
+                pool.topics.append(lower_first(expand(tidy(found), forms), doc.text))
                 pool.add(found, "topic", 1)
                 if primary and not pool.position:  # "AuG-KD: OOD knowledge distillation"
                     pool.add(found, "topic", 1, name=primary.name)

@@ -103,9 +103,15 @@ def problem(sentences: list[str], forms: dict[str, str], weights: dict[str, floa
             or words[-1].lower() in STOP_WORDS or ph.ENDING_BAD.search(words[-1]):
         return None
     np_ = expand(np_, forms) if forms else np_
-    if weights is not None and not _recurs(np_, weights):
+    if (weights is not None and not _recurs(np_, weights)) or _PEOPLE.search(np_):
         return None
     return lower_first(np_, " ".join(sentences[:3]) if text is None else text)
+
+
+# people are not a problem a method is for ("Human mathematicians are often good at ...")
+_PEOPLE = re.compile(r"(?<!of )(?<!-)\b(?:humans?|people|persons|users|researchers|practitioners|scientists|clinicians|"
+                     r"mathematicians|experts|annotators|physicians|doctors|patients|students|engineers|"
+                     r"developers|workers|children|infants|animals)$", re.I)
 
 
 # verbs a keyphrase may open on, which then names no topic ("contain overlapping neurons")

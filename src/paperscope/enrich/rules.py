@@ -45,6 +45,9 @@ BACKREF = re.compile(r"\b(?:this|these|those|aforementioned|above-mentioned|form
                       r"said|such)\b(?!\s+(?:as|that)\b)|\bthe (?:above|same)\s+(?:[\w-]+\s+){0,2}?(?:issues?|problems?|"
                       r"challenges?|limitations?|questions?|tasks?|settings?|gaps?)\b|\b(?:of|on|to|with|for|from|in|by) "
                       r"that (?:approach|method|model|work|paper|idea|framework|algorithm|line|result|problem|setting)s?\b", re.I)
+# a label pointing at what the abstract says next or said before ("with the following properties",
+# "Above problem from the perspective of ...", "Following three conditions for ...")
+_POINTS_AWAY = re.compile(r"\bthe following\b(?!-)|^(?:the )?above [a-z]|^following (?:two|three|four|five|\d+)\b", re.I)
 SELF_REF = re.compile(r"\b(?:this|the present) (?:paper|work|study|article|note|position paper|"
                    r"survey|submission)\b", re.I)
 # a phrase must not end on these
@@ -81,8 +84,12 @@ def _coined(tok: str) -> bool:
 # "algorithm that quickly identifies": a clause's verb still waiting for its object
 _CLAUSE_VERB_END = re.compile(r"\b(?:that|which) (?:\w+ly )?[a-z]+(?<!s)s$")
 # what is still to be said: a manner ("scales to large datasets in a manner"), a setting ("in the
-# setting"), what a participle after its noun goes on with ("from observed graphs generated")
-_UNSAID_END = re.compile(r"\b(?:in|with) an? (?:manner|way|fashion)$|\bfor (?:cases|instances|situations)$|\b(?:in|under) the (?:setting|case|regime|context|"
+# setting"), what a participle after its noun goes on with ("from observed graphs generated"), a
+# potential ("framework that has the potential"), parts not named ("agent featuring three key components")
+_UNSAID_END = re.compile(r"\b(?:in|with) an? (?:manner|way|fashion)$|\bthe (?:potential|ability|capacity)$|"
+                         r"\b(?:two|three|four|five|several|multiple) (?:key |main |major |core |novel )?(?:components|"
+                         r"contributions|innovations|ingredients|steps|stages|aspects|parts|modules|techniques)$|"
+                         r"\bfor (?:cases|instances|situations)$|\b(?:in|under) the (?:setting|case|regime|context|"
                          r"scenario|constraint|assumption|condition)$|\b[a-z]+s (?:generated|obtained|induced|considered|"
                          r"defined|required|needed|mentioned|described|studied)$", re.I)
 _WAITING = frozenset("capable able unable hundreds thousands dozens millions billions relying depending "
@@ -164,7 +171,7 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
         out.append("opener")  # "NExT: ..." is a name, "Next, ..." a connective ("IS", "HAVE" may be either)
     elif sep and (dw := _words(desc)) and (dw[0].lower() in OPENERS - {"to"} or _RESULTS_OPEN.match(desc)):
         out.append("opener")
-    if BACKREF.search(SELF_REF.sub("", text)) or re.search(r"\b(?:our|we|us)\b", text, re.I) or \
+    if BACKREF.search(SELF_REF.sub("", text)) or re.search(r"\b(?:our|we|us)\b", text, re.I) or _POINTS_AWAY.search(text) or \
             _EARLY_ITS.search(text) or \
             _MORE_REFS.search(text) or re.search(r"\bthe proposed\b", text, re.I):  # "the difference between the two tasks"
         out.append("back-reference")

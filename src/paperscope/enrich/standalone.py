@@ -27,7 +27,7 @@ _LEAD_CLAUSE = re.compile(
     r"(?:to (?:this|that) end|to do so|to achieve (?:this|that)|for this purpose|as an? (?:solution|remedy)|concurrently|"
     r"(?:so|thus|hence) (?:motivated|inspired)|"
     r"in (?:this|that|such a) way|in so doing|by doing so|"
-    r"meanwhile|particularly|simultaneously|on the other hand|in turn|"
+    r"meanwhile|particularly|simultaneously|on the other hand|in turn|for (?:example|instance)|"
     r"and|but|however|moreover|furthermore|further|additionally|in addition|thus|therefore|hence|"
     r"consequently|accordingly|instead|then|finally|(?:more )?specifically|concretely|notably|"
     r"importantly|also|here|second(?:ly)?|third(?:ly)?|first(?:ly)?|next|lastly|overall|"

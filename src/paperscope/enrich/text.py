@@ -131,8 +131,8 @@ def is_coined(tok: str) -> bool:
     tok = clean_token(tok)
     if len(tok) < 2 or len(tok) > 30 or _ADJ_SUFFIX.search(tok):
         return False
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9\-_^+.]*", tok) or tok.isdigit():
-        return False
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9\-_^+.]*", tok) or tok.isdigit() or re.fullmatch(r"\d+[DBMK]", tok):
+        return False  # "3D", "7B": a dimension or a size, not a name
     if not any(c.isalpha() for c in tok):
         return False
     upper = sum(c.isupper() for c in tok)

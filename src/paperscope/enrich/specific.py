@@ -1,0 +1,91 @@
+"""A short label said in full. When the chosen label is a bare phrase ("Framework for graph
+clustering", "Fast algorithm for ridge regression"), the TL;DR's own "we propose / present /
+study X ..." usually says which one: its object is taken whole, with the clause that makes it
+specific ("Framework for graph clustering where a label is observed to each pair of nodes"),
+never cut at a phrase boundary inside it. A claim ("we show that ...") is not a title and is not
+taken. The object ends where a clause does (a comma, a dash, "while", "thereby", "and show ...");
+a restrictive "that / which / where" clause stays, as it is what makes the phrase specific.
+
+`clean_object` and `tidy` are the object clean-up the label candidates of label.py share.
+"""
+from __future__ import annotations
+
+import re
+
+from . import phrases as ph
+from .label_words import content_words
+from .problem import PAREN
+from .rules import DANGLING, MAX_LABEL_CHARS, label_breaks
+from .text import Doc
+
+SHORT_BODY = 7  # words of an unnamed label that may not say which paper it is
+SHORT_NAMED = 3  # words after "Name: "
+MORE_WORDS = 2  # content words the full object must add
+
+_END = re.compile(r"\s*(?:,|;|:|\s[-–—]+\s|---|\s\(|\.\s|\.$)|\s(?:while|whereas|although|though|because|since|"
+                  r"thereby|thus|hence|so that|in order to|called|named|dubbed|termed|"
+                  r"and (?:then |also |further )?(?:show|prove|demonstrate|find|derive|analy[sz]e|establish|"
+                  r"provide|achieve|evaluate|apply|conduct|perform|propose|present|introduce|use|employ|develop|"
+                  r"study|investigate|explore|discuss|identify|design|obtain|give|offer|release|train|test|"
+                  r"compare|validate|verify)\b)")
+
+
+def tidy(text: str) -> str:
+    text = re.sub(r"\s+", " ", PAREN.sub("", text)).strip(" ,;:.-")
+    words = text.split(" ")
+    while words and (words[-1].lower().strip(",;:") in DANGLING or not words[-1].strip(",;:")):
+        words.pop()
+    return " ".join(words).strip(" ,;:")
+
+
+def capitalise(text: str) -> str:
+    first = text.split(" ", 1)[0]
+    if text[:1].islower() and not re.search(r"[A-Z0-9]", first[1:]):
+        return text[:1].upper() + text[1:]
+    return text
+
+
+def clean_object(text: str) -> str:
+    text = PAREN.sub("", text)
+    text = ph.drop_leading(text)
+    if re.match(r"to\s+[a-z]+\b", text):
+        verb = text.split()[1]
+        g = ph.gerund(verb)
+        text = g + text[3 + len(verb):] if g else text
+    return ph.drop_leading(ph.as_gerund_phrase(text))
+
+
+def is_short(label: str) -> bool:
+    name, sep, body = label.partition(": ")
+    n = len((body if sep else label).split())
+    return n <= SHORT_NAMED if sep else n <= SHORT_BODY
+
+
+def said_in_full(sentence: str, trim) -> str | None:
+    """The first object the authors introduce or study in `sentence`, whole, as a title; None
+    when it does not fit or breaks a label rule. `trim`: label.py's front trimming."""
+    for m in ph.OWN_VERB.finditer(sentence):
+        verb, rest = m.group("verb"), re.sub(r"^and\s+[a-z]+\s+", "", sentence[m.end():])
+        if ph.CLAIM_VERBS.match(verb) and (ph.THAT.match(rest) or not re.match(r"(?:a|an|the|new|novel)\b", rest, re.I)):
+            continue  # a finding, not a thing ("we show that ..."); "we derive a bound" names one
+        text = trim(clean_object(rest))
+        end = _END.search(text)
+        text = tidy(text[:end.start()] if end else text)
+        if len(text.split()) < 2 or len(text) > MAX_LABEL_CHARS:
+            continue
+        text = capitalise(text)
+        if not label_breaks(text):
+            return text
+    return None
+
+
+def specific(label: str, tldr: str, trim) -> str:
+    """`label`, or when it is short, the TL;DR's object said in full if that adds content."""
+    if not label or not is_short(label) or label.startswith("Position: "):
+        return label
+    have = len(content_words(label))
+    for sentence in Doc.of(tldr).sentences if tldr else ():
+        full = said_in_full(sentence, trim)
+        if full and len(content_words(full)) >= have + MORE_WORDS:
+            return full
+    return label
