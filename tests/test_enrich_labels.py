@@ -228,3 +228,23 @@ def test_a_finding_is_not_taken_as_the_label_said_in_full():
     assert specific("Large-scale study of GANs", tldr, str) == "Large-scale study of GANs"
     longer = "Dimension reduction for logistic regression that keeps the decision boundary"
     assert specific("Logistic regression", f"We propose a {longer.lower()}.", str) == longer
+
+
+def test_an_adverb_before_the_verb_is_no_verb_and_a_purpose_needs_its_object():
+    from paperscope.enrich.noun_phrase import tidy
+
+    assert tidy("method that is able to continually align LM with human preferences") == \
+        "method that aligns LM with human preferences"
+    for label in ("Robust RL algorithm for deriving a pessimistic policy to safeguard",
+                  "DDT: differentiable decision tree as a modular component of deep networks and a simple"):
+        assert label_breaks(label), label
+    assert not label_breaks("Learning to rank with partial feedback")
+
+
+def test_a_named_label_said_in_full_keeps_its_name():
+    from paperscope.enrich.specific import specific
+
+    tldr = ("We propose a local motion deblurring vision Transformer built on adaptive window pruning Transformer "
+            "blocks.")
+    assert specific("LMD-ViT: local motion deblurring", tldr, str) == \
+        "LMD-ViT: local motion deblurring vision Transformer built on adaptive window pruning Transformer blocks"

@@ -96,7 +96,7 @@ _ADJ_COMMA = re.compile(r"\b([a-z][\w-]*), (?=(?![a-z]+ing\b)(?!(?:and|or|but|wh
 _SPACES = re.compile(r"\s+")
 _THAT_IS = re.compile(r"\b(?:that|which) (?:is|are) (?=\w+ed\b)")  # "layer that is based on" -> "layer based on"
 _THAT_CAPABLE = re.compile(r"\b(?:that|which) (?:is|are) (?=capable of \w+ing\b)")
-_THAT_ABLE = re.compile(r"\b(that|which) (is|are) able to ([a-z]{3,}(?<!ing))\b")
+_THAT_ABLE = re.compile(r"\b(that|which) (is|are) able to (?:[a-z]{3,}ly )?([a-z]{3,}(?<!ing))\b")  # adverb dropped
 _SPACE_PUNCT = re.compile(r"\s+([,;:])")
 
 
@@ -308,7 +308,7 @@ _MODALS = frozenset("can could may might will would".split())
 _WHEN = re.compile(r"\s(?:before|after|when|once|until|whenever)\s(?=(?:the|a|an|it|they|each)\b)")
 # ", modeled as a continuous-time dynamical system," before the clause
 _PARTICIPLE_ASIDE = re.compile(r"^,\s+[a-z]+ed\b[^,;]{3,60}(?=,\s*(?:which|that)\b)")
-_ABLE = re.compile(r"able to (?P<verb>[a-z]{3,}(?<!ing))\s+(?=\S)")
+_ABLE = re.compile(r"able to (?:[a-z]{3,}ly\s+)?(?P<verb>[a-z]{3,}(?<!ing))\s+(?=\S)")
 # "equivariant to rigid body motions": an adjective with what it holds for
 _PREDICATE = re.compile(r"(?!(?:also|not|then|now|often|usually|only|very|more|less|the|a|an)\b)[a-z-]{4,}(?<!ed) "
                         r"(?:to|under|with|against|across|in) (?!(?:this|these|that|those|such|its|their|our)\b)\w")

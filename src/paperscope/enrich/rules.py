@@ -87,6 +87,7 @@ _CLAUSE_VERB_END = re.compile(r"\b(?:that|which) (?:\w+ly )?[a-z]+(?<!s)s$")
 # setting"), what a participle after its noun goes on with ("from observed graphs generated"), a
 # potential ("framework that has the potential"), parts not named ("agent featuring three key components")
 _UNSAID_END = re.compile(r"\b(?:in|with) an? (?:manner|way|fashion)$|\bthe (?:potential|ability|capacity)$|"
+                         r"\b(?:a|an|the) (?:simple|novel|new|general|unified|principled|efficient|effective)$|"
                          r"\b(?:two|three|four|five|several|multiple) (?:key |main |major |core |novel )?(?:components|"
                          r"contributions|innovations|ingredients|steps|stages|aspects|parts|modules|techniques)$|"
                          r"\bfor (?:cases|instances|situations)$|\b(?:in|under) the (?:setting|case|regime|context|"
@@ -99,7 +100,10 @@ _WAITING = frozenset("capable able unable hundreds thousands dozens millions bil
                      "including".split())
 # "dataset to train", "framework to exploit": a purpose cut before its object
 _KIND_TO_VERB_END = re.compile(r"\b(?:method|approach|framework|model|algorithm|technique|strategy|scheme|"
-                               r"dataset|benchmark|tool|system|architecture|objective|loss)s? to [a-z]+$")
+                               r"dataset|benchmark|tool|system|architecture|objective|loss)s? to [a-z]+$|"
+                               r"\bto (?:account|cope|deal|safeguard|capture|support|address|handle|tackle|achieve|"
+                               r"ensure|enable|mitigate|alleviate|overcome|exploit|leverage|provide|allow|facilitate|"
+                               r"model)$")  # "a pessimistic policy to safeguard": against what?
 
 
 # "under the assumption that the encoding map": a that-clause still waiting for its verb
