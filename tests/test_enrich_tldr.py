@@ -742,3 +742,12 @@ def test_an_example_sentence_loses_its_for_instance():
     s = "For instance, we find that transformer decoders with few decoding steps push the limits only slightly."
     assert strip_lead(s) == s[len("For instance, "):]
     assert strip_lead("For example, consider a graph.") == "consider a graph."
+
+
+def test_problems_drawn_from_github_issues_are_no_housekeeping():
+    text = ("Language models have outpaced our ability to evaluate them effectively. We find real-world software "
+            "engineering to be a rich testbed for evaluating language models. To this end, we introduce SWE-bench, an "
+            "evaluation framework consisting of 2,294 software engineering problems drawn from real GitHub issues and "
+            "corresponding pull requests. The best model solves 1.96% of the issues. Code is on GitHub at "
+            "https://github.com/x/y.")
+    assert "we introduce SWE-bench" in derive_facts(None, text)["tldr"].replace("We introduce", "we introduce")

@@ -66,7 +66,8 @@ _DETAIL = re.compile(r"(?:specifically|in particular|more specifically|concretel
                      r"(?:in this (?:paper|work),? )?we first\b)", re.I)
 _SECONDARY_IN = re.compile(r"\bwe (?:also|further|additionally|finally)\b|;\s*\(?(?:2|ii|b)\)", re.I)
 _HOUSEKEEPING = re.compile(r"https?:|www\.|\bcode (?:is|and|will be)\b|\bavailable (?:at|on)\b|"
-                           r"\bgithub\b|\bopen-?source[sd]?\b", re.I)
+                           r"\bgithub\b(?!\s+(?:issues?|repositor(?:y|ies)|projects?|commits?|pull requests?|users?)\b)|"
+                           r"\bopen-?source[sd]?\b", re.I)  # "problems drawn from GitHub issues" are data, not a link
 
 
 WE_START = re.compile(r"(?:we|this (?:paper|work|study))\s+(?!also\b|believe\b|hope\b|expect\b|"
