@@ -248,3 +248,13 @@ def test_a_named_label_said_in_full_keeps_its_name():
             "blocks.")
     assert specific("LMD-ViT: local motion deblurring", tldr, str) == \
         "LMD-ViT: local motion deblurring vision Transformer built on adaptive window pruning Transformer blocks"
+
+
+def test_a_sentence_connective_or_a_passive_waiting_for_its_agent_is_no_label():
+    for label in ("Compared to the known result for ReLU networks", "More specifically, starting with an initial "
+                  "output", "The first can be observed in linear logistic regression",
+                  "The hidden state vectors can be viewed"):
+        assert label_breaks(label), label
+    for label in ("The first provably efficient algorithm for linear bandits", "Comparing transformers and RNNs "
+                  "on counting", "Moreau envelopes for nonsmooth optimization"):
+        assert "opener" not in label_breaks(label) and "dangling" not in label_breaks(label), label

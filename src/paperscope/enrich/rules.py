@@ -37,7 +37,9 @@ rather of due starting
 """.split())
 # "Experimental results show ...", not "Experimental technique for searching policy spaces"
 _RESULTS_OPEN = re.compile(r"experimental (?:results?|evaluations?|studies|study|analys[ie]s|findings|evidence|"
-                           r"validation|comparisons?|data|setups?|settings?)\b", re.I)
+                           r"validation|comparisons?|data|setups?|settings?)\b|compared (?:to|with)\b|more (?:specifically|"
+                           r"precisely|generally|importantly|concretely)\b|the (?:first|second|former|latter) (?:can|could|"
+                           r"is|are|was|were|has|have|shows?|yields?)\b", re.I)  # a sentence's connective, not a title
 # "Convergence of on non-iid data", "hurdle of of processing": a phrase lost between two prepositions
 _TWO_PREPOSITIONS = re.compile(r"\b(of|in|for|to|on|with|by|from) (?:of|in|for|to|on|with|by|from)(?![\w-])", re.I)
 # back-references anywhere in the phrase ("method for this problem", "the aforementioned gap")
@@ -86,7 +88,7 @@ _CLAUSE_VERB_END = re.compile(r"\b(?:that|which) (?:\w+ly )?[a-z]+(?<!s)s$")
 # what is still to be said: a manner ("scales to large datasets in a manner"), a setting ("in the
 # setting"), what a participle after its noun goes on with ("from observed graphs generated"), a
 # potential ("framework that has the potential"), parts not named ("agent featuring three key components")
-_UNSAID_END = re.compile(r"\b(?:in|with) an? (?:manner|way|fashion)$|\bthe (?:potential|ability|capacity)$|"
+_UNSAID_END = re.compile(r"\b(?:in|with) an? (?:manner|way|fashion)$|\b(?:can|could|may|might|will) be [a-z]+(?:ed|en|wn)$|\bthe (?:potential|ability|capacity)$|"
                          r"\b(?:a|an|the) (?:simple|novel|new|general|unified|principled|efficient|effective)$|"
                          r"\b(?:two|three|four|five|several|multiple) (?:key |main |major |core |novel )?(?:components|"
                          r"contributions|innovations|ingredients|steps|stages|aspects|parts|modules|techniques)$|"

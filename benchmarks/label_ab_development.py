@@ -1,0 +1,71 @@
+"""Blind A/B verdicts on development and validation lists, scored.
+
+Each folder of benchmarks/judging/development/ holds a blind sheet of the papers whose label one
+change altered (development: ICML 2024 tuning half, ICLR 2020, NIPS 2013-18 and ICLR 2024
+papers outside the reported sample; validation: PMLR UAI/COLT 2024, ICML 2016, ICLR 2017/18):
+the real title, the label before ("s0") and after ("s1"), shuffled and lettered (key.json), and
+the verdicts of independent readers given only benchmarks/judging/RUBRIC.md and the sheet
+(verdicts_<part>_<pass>.txt, the recheck's line format). This script counts, per folder, the
+marks each kind of candidate got and how often the new label was marked better or worse than
+the old one by the same reader. The reported sample (benchmarks/label_judging.py) is not in
+these sheets.
+
+    .venv/bin/python benchmarks/label_ab_development.py   -> benchmarks/results/label_ab_development.json
+"""
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from _run_info import run_info  # noqa: E402
+
+FOLDER = ROOT / "benchmarks" / "judging" / "development"
+OUT = ROOT / "benchmarks" / "results" / "label_ab_development.json"
+
+
+def verdicts(path: Path) -> dict[str, dict[str, int]]:
+    out = {}
+    for line in path.read_text("utf-8").splitlines():
+        line = line.split("#", 1)[0].replace("|", " ").strip()
+        if not line:
+            continue
+        sid, *marks = line.split()
+        out[sid] = {m.split(":")[0]: int(m.split(":")[1]) for m in marks if m[-2:] in (":0", ":1")}
+    return out
+
+
+def score(folder: Path) -> dict:
+    key = json.loads((folder / "key.json").read_text("utf-8"))
+    marks, pairs, readers = Counter(), Counter(), 0
+    for path in sorted(folder.glob("verdicts_*.txt")):
+        readers += 1
+        for sid, got in verdicts(path).items():
+            kinds = {kind: letter for letter, ks in key[sid]["L"].items() for kind in ks}
+            for kind, letter in kinds.items():
+                if letter in got:
+                    marks[f"{kind} accepted"] += got[letter]
+                    marks[f"{kind} judged"] += 1
+            old, new = got.get(kinds.get("s0")), got.get(kinds.get("s1"))
+            if old is not None and new is not None:
+                pairs["same" if old == new else ("new better" if new > old else "old better")] += 1
+    return {"papers": len(key), "reader files": readers, "marks": dict(marks), "old vs new": dict(pairs)}
+
+
+def main() -> int:
+    results = {f.name: score(f) for f in sorted(FOLDER.iterdir()) if (f / "key.json").exists()}
+    for name, r in results.items():
+        m = r["marks"]
+        print(f"{name:22s} papers {r['papers']:3d}  real {m.get('real accepted', 0)}/{m.get('real judged', 0)}  "
+              f"old {m.get('s0 accepted', 0)}/{m.get('s0 judged', 0)}  new {m.get('s1 accepted', 0)}/"
+              f"{m.get('s1 judged', 0)}  {r['old vs new']}")
+    OUT.write_text(json.dumps({**run_info({"sheets": "benchmarks/judging/development/*/"}), "results": results},
+                              indent=1) + "\n", "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
