@@ -223,11 +223,11 @@ def test_a_short_label_is_said_in_full_from_the_tldr():
 def test_a_finding_is_not_taken_as_the_label_said_in_full():
     from paperscope.enrich.specific import said_in_full, specific
 
-    assert said_in_full("We show that most models reach similar scores with enough tuning.", str) is None
+    assert said_in_full("We show that most models reach similar scores with enough tuning.") is None
     tldr = "We show that most models reach similar scores with enough tuning."
-    assert specific("Large-scale study of GANs", tldr, str) == "Large-scale study of GANs"
+    assert specific("Large-scale study of GANs", tldr) == "Large-scale study of GANs"
     longer = "Dimension reduction for logistic regression that keeps the decision boundary"
-    assert specific("Logistic regression", f"We propose a {longer.lower()}.", str) == longer
+    assert specific("Logistic regression", f"We propose a {longer.lower()}.") == longer
 
 
 def test_an_adverb_before_the_verb_is_no_verb_and_a_purpose_needs_its_object():
@@ -246,7 +246,7 @@ def test_a_named_label_said_in_full_keeps_its_name():
 
     tldr = ("We propose a local motion deblurring vision Transformer built on adaptive window pruning Transformer "
             "blocks.")
-    assert specific("LMD-ViT: local motion deblurring", tldr, str) == \
+    assert specific("LMD-ViT: local motion deblurring", tldr) == \
         "LMD-ViT: local motion deblurring vision Transformer built on adaptive window pruning Transformer blocks"
 
 

@@ -33,11 +33,10 @@ from .noun_phrase import fits
 from .position import is_position, position_headline
 from .problem import OPENER, lower_first, opening_problem, problem, stems, topic_ok, with_problem
 from .rules import MAX_LABEL_CHARS, label_breaks
-from .specific import capitalise, clean_object, specific, tidy
+from .specific import VERBS_S, capitalise, clean_object, specific, tidy
 from .text import Doc, is_coined, strip_markup
 from .vocab import VERBS
 
-VERBS_S = frozenset(v for v in VERBS | ph.VERB_S if v.endswith(("s", "ed")))
 MAX_LABEL = 86  # the scored candidates: a little below the rule's limit, to read as a short title
 SHORT_HEADLINE = 5  # a headline body this short may not say what problem it is about
 HEADLINE_EXTRA = 26  # the contribution sentence's own phrase may use the rule's whole limit
@@ -242,7 +241,7 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
         return re.sub(r"\s+", " ", strip_markup(title)).strip()
     label = spelled_name(unframed(_derived(doc, mentions, tldr, limit, paper_type, keyphrases)),
                          long_forms(doc.sentences))
-    return specific(label, tldr, lambda text: trim_front(text, VERBS_S))
+    return specific(label, tldr)
 
 
 def _derived(doc: Doc, mentions: list[Mention], tldr: str, limit: int, paper_type: str | None,

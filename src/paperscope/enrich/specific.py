@@ -13,10 +13,14 @@ from __future__ import annotations
 import re
 
 from . import phrases as ph
+from .compose import trim_front
 from .label_words import content_words
 from .problem import PAREN
 from .rules import DANGLING, MAX_LABEL_CHARS, label_breaks
 from .text import Doc
+from .vocab import VERBS
+
+VERBS_S = frozenset(v for v in VERBS | ph.VERB_S if v.endswith(("s", "ed")))  # a verb in front of a label
 
 SHORT_BODY = 10  # words of an unnamed label that may not say which paper it is (blind A/B on development
 # and validation lists: <= 5 words 11 -> 41 of 78 marks, 6-7 words 36 -> 101 of 130, 8-10 words 53 -> 74 of 136)
@@ -62,14 +66,14 @@ def is_short(label: str) -> bool:
     return n <= SHORT_NAMED if sep else n <= SHORT_BODY
 
 
-def said_in_full(sentence: str, trim) -> str | None:
+def said_in_full(sentence: str) -> str | None:
     """The first object the authors introduce or study in `sentence`, whole, as a title; None
-    when it does not fit or breaks a label rule. `trim`: label.py's front trimming."""
+    when it does not fit or breaks a label rule."""
     for m in ph.OWN_VERB.finditer(sentence):
         verb, rest = m.group("verb"), re.sub(r"^and\s+[a-z]+\s+", "", sentence[m.end():])
         if ph.CLAIM_VERBS.match(verb) and (ph.THAT.match(rest) or not re.match(r"(?:a|an|the|new|novel)\b", rest, re.I)):
             continue  # a finding, not a thing ("we show that ..."); "we derive a bound" names one
-        text = trim(clean_object(rest))
+        text = trim_front(clean_object(rest), VERBS_S)
         end = _END.search(text)
         text = tidy(text[:end.start()] if end else text)
         if len(text.split()) < 2 or len(text) > MAX_LABEL_CHARS:
@@ -80,14 +84,14 @@ def said_in_full(sentence: str, trim) -> str | None:
     return None
 
 
-def specific(label: str, tldr: str, trim) -> str:
+def specific(label: str, tldr: str) -> str:
     """`label`, or when it is short, the TL;DR's object said in full if that adds content."""
     if not label or not is_short(label) or label.startswith("Position: "):
         return label
     have = len(content_words(label))
     name = label.split(": ", 1)[0] if ": " in label else ""
     for sentence in Doc.of(tldr).sentences if tldr else ():
-        full = said_in_full(sentence, trim)
+        full = said_in_full(sentence)
         if full and len(content_words(full)) >= have + MORE_WORDS:
             if name and name not in full:  # the paper's name stays in front
                 named = f"{name}: {full[:1].lower() + full[1:] if full[1:2].islower() else full}"
