@@ -258,3 +258,35 @@ def test_a_sentence_connective_or_a_passive_waiting_for_its_agent_is_no_label():
     for label in ("The first provably efficient algorithm for linear bandits", "Comparing transformers and RNNs "
                   "on counting", "Moreau envelopes for nonsmooth optimization"):
         assert "opener" not in label_breaks(label) and "dangling" not in label_breaks(label), label
+
+
+def test_a_paper_that_asks_a_question_and_names_nothing_gets_the_question():
+    text = ("We study how down-scaling large language model (LLM) size impacts LLM capabilities. We begin by "
+            "measuring the effects of weight pruning on two abilities of LLMs: recalling facts and processing "
+            "information presented in context. Moderate pruning impairs the ability to recall facts.")
+    label = derive_facts(None, text)["label"]
+    assert label == "How down-scaling large language model size impacts LLM capabilities"
+    from paperscope.enrich.question import question
+
+    asked = question(["In this paper, we ask whether language models can directly learn to generate watermarked "
+                      "text, which would have implications for deployment."], 0, "")
+    assert asked == "Can language models directly learn to generate watermarked text?"
+    assert question(["We investigate whether these architectures can scale well to higher degrees."], 0, "") is None
+    assert question(["We explore how learned visual features, learned dynamics models, and RL can be combined."],
+                    0, "") is None  # a list cut at its "and" is no question
+
+
+def test_a_name_introduced_after_a_study_sentence_heads_the_label():
+    text = ("Extreme classification architectures falter on tail labels with few samples. This paper explores "
+            "the impact of label variance on the tail performance in extreme classifiers. For this purpose, we "
+            "propose a principled knowledge distillation framework, LEVER, which enhances the tail performance "
+            "in extreme classifiers with formal guarantees. LEVER improves tail accuracy by 5%.")
+    assert derive_facts(None, text)["label"].startswith("LEVER: ")
+
+
+def test_a_kind_for_a_name_a_comparison_for_a_gloss_and_a_bare_means_are_no_label():
+    for label in ("Method: TADRED for task-driven experimental design in imaging",
+                  "PEC: differing from traditional discriminative and generative paradigms",
+                  "Theoretical explanation for the effectiveness of truncation sampling by proving"):
+        assert "fragment" in label_breaks(label), label
+    assert not label_breaks("TADRED: task-driven experimental design in imaging")

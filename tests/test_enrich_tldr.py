@@ -751,3 +751,23 @@ def test_problems_drawn_from_github_issues_are_no_housekeeping():
             "corresponding pull requests. The best model solves 1.96% of the issues. Code is on GitHub at "
             "https://github.com/x/y.")
     assert "we introduce SWE-bench" in derive_facts(None, text)["tldr"].replace("We introduce", "we introduce")
+
+
+def test_a_contrast_connective_is_taken_off_and_a_cut_never_ends_on_a_bare_verb():
+    text = ("Aligning language models with human values relies on supervised fine-tuning on curated data. "
+            "Conversely, this study proposes a novel alignment technique based on mistake analysis, which "
+            "exposes language models to erroneous content to learn the reasons for mistakes.")
+    tldr = derive_facts(None, text)["tldr"]
+    assert "This study proposes a novel alignment technique" in tldr and "Conversely" not in tldr
+    from paperscope.enrich.standalone import rewrite
+
+    cut, _ = rewrite("In this paper, we leverage this insight to bound the risk of any weighted conformal method.")
+    assert not cut.endswith("we leverage.")
+    cut, _ = rewrite("We develop a mathematical framework for analyzing these models and their sampling schemes.")
+    assert not cut.endswith("for analyzing.")
+
+
+def test_an_escaped_percent_reads_as_a_percent():
+    from paperscope.enrich.text import strip_markup
+
+    assert strip_markup(r"adding just 3\% safety examples \& more") == "adding just 3% safety examples & more"

@@ -19,6 +19,8 @@ Modules:
     compose.py      a descriptive label in place of a bare topic
     label_words.py  the label's word model: content words and the odds a title names them
     problem.py      the problem a paper works on, and a label extended with it
+    question.py     the question a paper asks ("How X affects Y", "Can X do Y?"), its label when it
+                    names no method of its own
     position.py     does an abstract argue rather than report (position papers); their label
     tldr.py         the sentence that says what the paper does
     standalone.py   a sentence rewritten to stand alone (no opening clause that leans back)
@@ -47,7 +49,7 @@ from .spelled import framed, spelled_out
 from .tldr import pick, with_topic
 
 # Bump when the derivation changes, so stored facts can be recomputed (see enrich/refresh.py).
-FACTS_VERSION = "64"
+FACTS_VERSION = "65"
 
 FACT_KEYS = ("label", "methods", "tldr", "code_urls", "links", "paper_type",
              "paper_type_confidence", "keyphrases", "artifacts")

@@ -113,7 +113,8 @@ def _first(sentences: list[str], own: list[str], names: list[Mention], named: li
         more: list[tuple[str, str]] = []
         for obj in objects(s, tier, deferred, more):
             label = _from_object(obj, tier, names, later, limit, forms or {}, own)
-            if label and tier == 1 and (_PROBLEM_OBJECT.match(obj) or (_STUDIED_PROBLEM.search(s) and later)):
+            if label and tier == 1 and (_PROBLEM_OBJECT.match(obj) or (_STUDIED_PROBLEM.search(s) and later) or
+                                        (": " not in label and any(map(_a_thing, later)))):
                 problems.append(label)
             elif label:
                 return label
@@ -129,6 +130,18 @@ def _first(sentences: list[str], own: list[str], names: list[Mention], named: li
         if label:
             return label
     return problems[0] if problems else None
+
+
+def _a_thing(m: Mention) -> bool:
+    """Is the named mention a thing the paper makes ("a knowledge distillation framework, LEVER"),
+    not a notion its analysis uses ("P-MED, a notion of complexity")? A study's own label gives way
+    to a thing named after it."""
+    head = re.split(r"\s+(?:of|for|that|which|to|with|in|on|based)\b", m.desc or "", maxsplit=1)[0].split()
+    return not head or head[-1].lower() not in _NOTIONS
+
+
+_NOTIONS = frozenset("""notion notions measure quantity dimension complexity condition conditions property
+properties assumption definition concept quantities parameter""".split())
 
 
 ORDER = "sentence"

@@ -32,6 +32,7 @@ from .methods import Mention, is_background
 from .noun_phrase import fits
 from .position import is_position, position_headline
 from .problem import OPENER, lower_first, opening_problem, problem, stems, topic_ok, with_problem
+from .question import question
 from .rules import MAX_LABEL_CHARS, label_breaks
 from .specific import VERBS_S, capitalise, clean_object, specific, tidy
 from .text import Doc, is_coined, strip_markup
@@ -267,6 +268,9 @@ def _derived(doc: Doc, mentions: list[Mention], tldr: str, limit: int, paper_typ
     if lead:
         return lead
     pool = candidates(doc, mentions, tldr, limit, paper_type, keyphrases)
+    asked = question(doc.sentences, doc.own_start, tldr)
+    if asked and not (pool.top and (pool.top[0]["kind"] in ("name", "long") or pool.top[0]["name"])):
+        return asked  # a paper that names no method of its own: the question it asks
     plain = plain_headline(doc.sentences, doc.own_start, mentions, room, long_forms(doc.sentences))
     for problem_np in pool.problems if plain and not pool.position else ():  # "Double averaging scheme for X"
         longer = with_problem(plain, "intro", problem_np, room, False)

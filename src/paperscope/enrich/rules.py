@@ -208,7 +208,8 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
     return out
 
 
-# "Showing that ...", a link, "(see ...", an unfinished "A recent theory shows"
+# "Showing that ...", a link, "(see ...", an unfinished "A recent theory shows", a kind for a name
+# ("Method: X"), a gloss that only compares ("PEC: differing from ..."), "... by proving"
 _NOT_A_PHRASE = re.compile(r"^\w+ing (?:that|how|why|whether)\b|https?\b|www\.|\bgithub\b|^having\b|"
                            r"\b(?:shows?|finds?|argues?|suggests?|proves?|demonstrates?)$|"
                            r",\s*(?:if|when|while|although|unless|as|with)\b|"
@@ -216,7 +217,10 @@ _NOT_A_PHRASE = re.compile(r"^\w+ing (?:that|how|why|whether)\b|https?\b|www\.|\
                            r"\b(?:in terms|with respect|in front|as well|in order|such as|rather than|"
                            r"a focus|the number|a number|a (?:wide )?(?:range|variety|set|series|"
                            r"family|class)|the (?:use|case|form|problem))$|\s[A-Za-z]$|"
-                           r"\b(?:called|named|dubbed|termed)\b", re.I)
+                           r"\b(?:called|named|dubbed|termed)\b|^(?:method|approach|framework|algorithm|model|system): |"
+                           r": (?:differing|unlike|compared|different)\b|\b(?:by|via|through|while|without) (?:proving|"
+                           r"showing|using|leveraging|exploiting|introducing|developing|combining|incorporating|"
+                           r"utili[sz]ing|employing|applying|exploring|designing|adding|making|taking|considering)$", re.I)
 def _verb_first(text: str) -> bool:
     """Does the phrase open with a finite verb ("Adjusts stale embeddings", "Augments X")?
     A plural noun also ends in -s, so only words the verb list knows count."""

@@ -29,7 +29,7 @@ _LEAD_CLAUSE = re.compile(
     r"in (?:this|that|such a) way|in so doing|by doing so|"
     r"meanwhile|particularly|simultaneously|on the other hand|in turn|for (?:example|instance)|"
     r"and|but|however|moreover|furthermore|further|additionally|in addition|thus|therefore|hence|"
-    r"consequently|accordingly|instead|then|finally|(?:more )?specifically|concretely|notably|"
+    r"consequently|accordingly|instead|conversely|alternatively|nevertheless|nonetheless|by contrast|on the contrary|then|finally|(?:more )?specifically|concretely|notably|"
     r"importantly|also|here|second(?:ly)?|third(?:ly)?|first(?:ly)?|next|lastly|overall|"
     r"subsequently|in particular|as a result|as such|in this (?:paper|work|study)|"
     r"(?:\d|i+|[a-e])\)|\((?:\d|i+|[a-e])\))(?=[\s,])(?!\s+(?:of|to)\b)\s*,?)\s*(?=\w)", re.I)
@@ -191,6 +191,7 @@ def _rewrite(sentence: str) -> tuple[str, float]:
         verb = re.search(r"\b(?:we|this (?:paper|work))\s+\w+", s, re.I)  # the cut keeps the authors' verb
         cuts = [c for c in cuts if len(s[:c].split()) >= 5 and (not verb or c >= verb.end()) and
                 s[:c].rsplit(" ", 1)[-1].lower() not in DANGLING | _REPORTING | _WAITING_PARTICIPLE | _WAITING_ADJECTIVE and
+                not _waits_for_object(s[:c]) and
                 not _stops_on_modifier(s[:c]) and not s[c:].startswith(" of ") and not _waits_for_from(s, c) and not OPEN_CLAUSE.search(s[:c]) and
                 not re.search(r"\b(?:that|whether|how),\s[^,]*$|\bus$|\b(?:aim|seek|try|want|need|wish|hope|attempt|strive)s?(?: to \w+)?$", s[:c]) and
                 not _open_infinitive(s[:c])]
@@ -198,6 +199,22 @@ def _rewrite(sentence: str) -> tuple[str, float]:
         if cuts:
             s = s[:cuts[-1]].rstrip(" ,;:.") + "."
     return s, len(s.split()) / total
+
+
+def _waits_for_object(head: str) -> bool:
+    """Does `head` end on a verb still waiting for its object ("In this paper, we leverage",
+    "a framework for analyzing")?"""
+    words = head.rstrip(" ,;:").lower().split()
+    if len(words) < 2:
+        return False
+    before, last = words[-2], words[-1]
+    return (before in ("we", "and", "to", "paper", "work") and last in VERBS) or \
+        (before in ("for", "of", "by", "in") and last.endswith("ing") and last not in _ING_NOUNS)
+
+
+_ING_NOUNS = frozenset("""learning training modeling modelling reasoning understanding processing planning
+sampling matching ranking pruning tuning finetuning fine-tuning clustering computing engineering
+reading writing setting thing things beginning meaning""".split())
 
 
 def _waits_for_from(s: str, c: int) -> bool:

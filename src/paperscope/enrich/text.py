@@ -53,6 +53,7 @@ def strip_markup(text: str) -> str:
         text = _BOLD.sub(lambda m: m.group(1) or m.group(2) or "", text)
         text = _EM.sub(lambda m: m.group(1) or m.group(2) or "", text)
     text = text.replace("``", '"').replace("''", '"')
+    text = re.sub(r"\\([%&#])", r"\1", text)  # "3\%" -> "3%"
     return re.sub(r"\s+", " ", text).strip()
 
 
