@@ -290,3 +290,19 @@ def test_a_kind_for_a_name_a_comparison_for_a_gloss_and_a_bare_means_are_no_labe
                   "Theoretical explanation for the effectiveness of truncation sampling by proving"):
         assert "fragment" in label_breaks(label), label
     assert not label_breaks("TADRED: task-driven experimental design in imaging")
+
+
+def test_the_name_the_abstract_keeps_using_heads_the_label_and_a_lower_case_name_is_a_name():
+    text = ("Code interpreters solve hard math problems. In this paper, we present a method to fine-tune open-source "
+            "language models, enabling them to use code for deriving math equations. We propose a method of "
+            "generating datasets with math problems and their code-based solutions, referred to as MathCodeInstruct. "
+            "This approach yields the MathCoder models, a family of models capable of generating code-based "
+            "solutions. The MathCoder models achieve state-of-the-art scores among open models. Notably, the "
+            "MathCoder model surpasses ChatGPT.")
+    assert derive_facts(None, text)["label"].startswith("MathCoder")
+    assert "lower-case" not in label_breaks("t^3VAE: modified VAE framework with Student's t-distributions")
+    assert "lower-case" in label_breaks("modified VAE framework with Student's t-distributions")
+    from paperscope.enrich.noun_phrase import prepared_object
+
+    assert "premising" not in prepared_object("a novel approach to premise selection")
+    assert prepared_object("a method to optimize allocation").startswith("optimizing allocation")

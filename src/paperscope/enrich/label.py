@@ -35,7 +35,7 @@ from .problem import OPENER, lower_first, opening_problem, problem, stems, topic
 from .question import question
 from .rules import MAX_LABEL_CHARS, label_breaks
 from .specific import VERBS_S, capitalise, clean_object, specific, tidy
-from .text import Doc, is_coined, strip_markup
+from .text import Doc, is_coined, strip_markup, token_starts
 from .vocab import VERBS
 
 MAX_LABEL = 86  # the scored candidates: a little below the rule's limit, to read as a short title
@@ -242,7 +242,25 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
         return re.sub(r"\s+", " ", strip_markup(title)).strip()
     label = spelled_name(unframed(_derived(doc, mentions, tldr, limit, paper_type, keyphrases)),
                          long_forms(doc.sentences))
+    main = _dominant(doc, mentions)
+    if main and main.name not in label:  # "MiniGrid: ..." for a paper that says MOORE three times
+        first = [main] + [m for m in mentions if m is not main]
+        alt = spelled_name(unframed(_derived(doc, first, tldr, limit, paper_type, keyphrases)), long_forms(doc.sentences))
+        label = alt if alt.startswith(main.name + ": ") else label
     return specific(label, tldr)
+
+
+def _dominant(doc: Doc, mentions: list[Mention]) -> Mention | None:
+    """The paper's own name when the text says it far more often than any other name: a coined
+    name (not a field's abbreviation such as "SSL") used at least three times, two more than the
+    next."""
+    counts = sorted(((len(token_starts(doc.text, m.name)), i, m) for i, m in enumerate(mentions)
+                     if m.how != "variant" and not is_background(m, doc.sentences)), key=lambda c: (-c[0], c[1]))
+    if not counts or counts[0][0] < 3 or (len(counts) > 1 and counts[1][0] > counts[0][0] - 2):
+        return None
+    top = counts[0][2]
+    coined = top.how != "acronym" or not top.name.isupper() or bool(re.search(r"[\d\-^]", top.name))
+    return top if coined else None
 
 
 def _derived(doc: Doc, mentions: list[Mention], tldr: str, limit: int, paper_type: str | None,

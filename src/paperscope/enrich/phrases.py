@@ -60,8 +60,9 @@ ENDING_BAD = re.compile(r"(?:ed|ly)$")
 def names_a_thing(word: str, after: str) -> bool:
     """"to object completion", "to domain adaptation": `word` before a nominalisation is a noun, not
     a verb to make a gerund of (known verbs and "-ize / -ate / -ify" stay verbs: "to improve generalization")."""
-    return word.lower() not in VERBS and not re.search(r"(?:i[sz]e|ate|ify)$", word) and \
+    return word.lower() not in VERBS and not (re.search(r"(?:i[sz]e|ate|ify)$", word) and word.lower() not in _ISE_NOUNS) and \
         bool(re.match(r"\s*[a-z]+(?:tion|ment|sis|ance|ence)\b", after))
+_ISE_NOUNS = frozenset("premise promise compromise expertise noise enterprise exercise franchise".split())
 THAT = re.compile(r"^(?:that|how|why|when|whether|what)\s+", re.I)
 _VOWEL = set("aeiou")
 

@@ -181,7 +181,7 @@ def label_breaks(label: str, *, position: bool = False) -> list[str]:
             _EARLY_ITS.search(text) or \
             _MORE_REFS.search(text) or re.search(r"\bthe proposed\b", text, re.I):  # "the difference between the two tasks"
         out.append("back-reference")
-    if text[:1].islower() and not _coined(words[0]):
+    if text[:1].islower() and not _coined(words[0]) and not (sep and _coined(head)):  # "t^3VAE: ..." is a name
         out.append("lower-case")
     last = words[-1].lower()
     if last in DANGLING or last in _WAITING or last.endswith(("-wise", "'s", "’s")) or text.rstrip()[-1:] in ",;:-–(" or \
