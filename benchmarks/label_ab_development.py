@@ -4,7 +4,8 @@ Each folder of benchmarks/judging/development/ holds a blind sheet of the papers
 change altered (development: ICML 2024 tuning half, ICLR 2020, NIPS 2013-18 and ICLR 2024
 papers outside the reported sample; validation: PMLR UAI/COLT 2024, ICML 2016, ICLR 2017/18):
 the real title, the label before ("s0") and after ("s1"), shuffled and lettered (key.json), and
-the verdicts of independent readers given only benchmarks/judging/RUBRIC.md and the sheet
+the verdicts of independent readers given only benchmarks/judging/RUBRIC.md and the sheet; a TL;DR
+sheet shows the TL;DR before ("tldr_old") and after ("tldr_new") instead, as T1 and T2
 (verdicts_<part>_<pass>.txt, the recheck's line format). This script counts, per folder, the
 marks each kind of candidate got and how often the new label was marked better or worse than
 the old one by the same reader. The reported sample (benchmarks/label_judging.py) is not in
@@ -44,14 +45,15 @@ def score(folder: Path) -> dict:
     for path in sorted(folder.glob("verdicts_*.txt")):
         readers += 1
         for sid, got in verdicts(path).items():
-            kinds = {kind: letter for letter, ks in key[sid]["L"].items() for kind in ks}
+            kinds = {kind: letter for letter, ks in {**key[sid]["L"], **key[sid].get("T", {})}.items() for kind in ks}
             for kind, letter in kinds.items():
                 if letter in got:
                     marks[f"{kind} accepted"] += got[letter]
                     marks[f"{kind} judged"] += 1
-            old, new = got.get(kinds.get("s0")), got.get(kinds.get("s1"))
-            if old is not None and new is not None:
-                pairs["same" if old == new else ("new better" if new > old else "old better")] += 1
+            for a, b in (("s0", "s1"), ("tldr_old", "tldr_new")):  # a label sheet or a TL;DR sheet
+                old, new = got.get(kinds.get(a)), got.get(kinds.get(b))
+                if old is not None and new is not None:
+                    pairs["same" if old == new else ("new better" if new > old else "old better")] += 1
     return {"papers": len(key), "reader files": readers, "marks": dict(marks), "old vs new": dict(pairs)}
 
 
@@ -59,9 +61,10 @@ def main() -> int:
     results = {f.name: score(f) for f in sorted(FOLDER.iterdir()) if (f / "key.json").exists()}
     for name, r in results.items():
         m = r["marks"]
+        old, new = ("tldr_old", "tldr_new") if "tldr_old judged" in m else ("s0", "s1")
         print(f"{name:22s} papers {r['papers']:3d}  real {m.get('real accepted', 0)}/{m.get('real judged', 0)}  "
-              f"old {m.get('s0 accepted', 0)}/{m.get('s0 judged', 0)}  new {m.get('s1 accepted', 0)}/"
-              f"{m.get('s1 judged', 0)}  {r['old vs new']}")
+              f"old {m.get(old + ' accepted', 0)}/{m.get(old + ' judged', 0)}  new {m.get(new + ' accepted', 0)}/"
+              f"{m.get(new + ' judged', 0)}  {r['old vs new']}")
     OUT.write_text(json.dumps({**run_info({"sheets": "benchmarks/judging/development/*/"}), "results": results},
                               indent=1) + "\n", "utf-8")
     return 0

@@ -306,3 +306,14 @@ def test_the_name_the_abstract_keeps_using_heads_the_label_and_a_lower_case_name
 
     assert "premising" not in prepared_object("a novel approach to premise selection")
     assert prepared_object("a method to optimize allocation").startswith("optimizing allocation")
+
+
+def test_the_methods_a_paper_answers_are_not_its_problem():
+    from paperscope.enrich.problem import problem
+
+    opening = ["Recently, numerous graph neural network methods have been developed to tackle domain shifts.",
+               "Graph neural network methods assume that target graphs share the source categories."]
+    assert problem(opening, {}, None) is None
+    assert problem(["Conformal prediction offers distribution-free coverage guarantees.",
+                    "Conformal prediction needs exchangeable data."], {}, None) == "conformal prediction"
+    assert "fragment" in label_breaks("Incorporate signal delay for deep reinforcement learning")

@@ -103,8 +103,9 @@ def problem(sentences: list[str], forms: dict[str, str], weights: dict[str, floa
             or words[-1].lower() in STOP_WORDS or ph.ENDING_BAD.search(words[-1]):
         return None
     np_ = expand(np_, forms) if forms else np_
-    if (weights is not None and not _recurs(np_, weights)) or _PEOPLE.search(np_):
-        return None
+    if (weights is not None and not _recurs(np_, weights)) or _PEOPLE.search(np_) or _CLASS_OF.search(np_) or \
+            re.search(r"-based (?:\w+ )?models$", np_):  # "graph neural network methods have been developed":
+        return None  # the methods the paper answers, not its problem
     return lower_first(np_, " ".join(sentences[:3]) if text is None else text)
 
 

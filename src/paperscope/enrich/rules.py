@@ -242,7 +242,7 @@ modify modifies accelerate accelerates want wants demonstrate demonstrates ident
 investigate investigates show shows prove proves obtain obtains derive derives mitigate mitigates
 alleviate alleviates overcome overcomes tackle tackles solve solves facilitate facilitates enhance
 enhances correspond corresponds relate relates belong belongs depend depends rely relies consist consists
-group groups cluster clusters call calls track tracks
+group groups cluster clusters call calls track tracks incorporate incorporates define defines
 """.split())
 _KIND = frozenset("method approach framework model algorithm technique system".split())
 
