@@ -274,6 +274,7 @@ def test_a_paper_that_asks_a_question_and_names_nothing_gets_the_question():
     assert question(["We investigate whether these architectures can scale well to higher degrees."], 0, "") is None
     assert question(["We explore how learned visual features, learned dynamics models, and RL can be combined."],
                     0, "") is None  # a list cut at its "and" is no question
+    assert question(["We study how the inherent invariances."], 0, "") is None  # no verb: not a question
 
 
 def test_a_name_introduced_after_a_study_sentence_heads_the_label():
@@ -317,3 +318,12 @@ def test_the_methods_a_paper_answers_are_not_its_problem():
     assert problem(["Conformal prediction offers distribution-free coverage guarantees.",
                     "Conformal prediction needs exchangeable data."], {}, None) == "conformal prediction"
     assert "fragment" in label_breaks("Incorporate signal delay for deep reinforcement learning")
+
+
+def test_a_field_abbreviation_is_not_the_papers_name():
+    text = ("Existing explanation methods do not faithfully represent the model. To address this, we propose a "
+            "novel eXplainable AI (XAI) method called SRD (Sharing Ratio Decomposition), which sincerely reflects "
+            "the model's inference process, resulting in more robust explanations. We adopt a vector perspective "
+            "on the interactions between filters.")
+    label = derive_facts(None, text)["label"]
+    assert not label.startswith("XAI") and "SRD" in label or "Sharing Ratio Decomposition" in label

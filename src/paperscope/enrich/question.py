@@ -8,6 +8,7 @@ import re
 
 from .rules import label_breaks, unresolved_refs
 from .standalone import strip_lead
+from .vocab import VERBS
 
 # "We study how ...", "this paper investigates whether ...", "we aim to understand why ..."
 _ASKS = re.compile(r"^(?:we|this (?:paper|work|study))\s+(?:(?:first|further|then|also|systematically|empirically|"
@@ -44,6 +45,17 @@ def _fit(wh: str, clause: str) -> str | None:
     return clause[:fitting[-1]].rstrip(" ,") if fitting and words else None
 
 
+def _says(clause: str) -> bool:
+    """Does the clause hold its verb ("how to adapt X", "how X affects Y"), not only a noun
+    phrase cut short ("how the inherent invariances")? A clause of five words or more is taken to."""
+    words = clause.lower().split()
+    return words[0] == "to" or len(words) >= 5 or any(w in _AUXILIARY or w in VERBS or (w.endswith("s") and w[:-1] in VERBS) or
+                                   (w.endswith("es") and w[:-2] in VERBS) for w in words[1:])
+
+
+_AUXILIARY = frozenset("is are was were can could do does did will would should may might has have".split())
+
+
 def question(sentences: list[str], own_start: int, tldr: str) -> str | None:
     """The paper's own question as a title, from the first sentences of its own part (or the
     TL;DR's sentence), or None."""
@@ -68,7 +80,6 @@ def question(sentences: list[str], own_start: int, tldr: str) -> str | None:
             label = f"{wh.capitalize()} {clause}"
         else:
             continue
-        broken = set(label_breaks(label.rstrip("?"))) - {"opener", "claim"}  # a question opens on its word
-        if not broken:
+        if _says(clause) and not set(label_breaks(label.rstrip("?"))) - {"opener", "claim"}:  # opens on its word
             return label
     return None
