@@ -771,3 +771,14 @@ def test_an_escaped_percent_reads_as_a_percent():
     from paperscope.enrich.text import strip_markup
 
     assert strip_markup(r"adding just 3\% safety examples \& more") == "adding just 3% safety examples & more"
+
+
+def test_a_list_cut_after_its_first_item_is_cut_and_to_address_them_points_at_nothing():
+    assert "cut" in tldr_breaks("We build the KoLA benchmark, in which we design three crucial factors: (1) For ability "
+                                "modeling, we mimic human cognition to form a taxonomy of abilities.")
+    assert "cut" not in tldr_breaks("We design three factors: (1) ability modeling, (2) known and evolving data, and "
+                                    "(3) a contrastive evaluation system.")
+    assert "cut" not in tldr_breaks("We improve the complexity of maximum inner product search from O(√d) to O(1).")
+    text, _ = rewrite("We introduce an improved method: Random Truncated Backpropagation Through Time (RaT-BPTT) "
+                      "to address them.")
+    assert text.endswith("(RaT-BPTT).")

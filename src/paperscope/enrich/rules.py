@@ -343,7 +343,7 @@ def tldr_breaks(tldr: str) -> list[str]:
     if len(_words(text)) < 4:
         return ["empty"]
     out = []
-    if "…" in text or "..." in text:
+    if "…" in text or "..." in text or _ONE_OF_A_LIST.search(text):
         out.append("cut")
     if _TLDR_OPENER.match(text):
         out.append("opener")
@@ -356,6 +356,8 @@ def tldr_breaks(tldr: str) -> list[str]:
     return out
 
 
+# a list cut after its first item: "three factors: (1) For ability modeling, ..." and no (2)
+_ONE_OF_A_LIST = re.compile(r"\b(?:two|three|four|five|six|several) [^:;.]{0,60}:\s*\((?:1|i|a)\)(?![^()]*\((?:2|ii|b)\))[^()]*$")
 # a name the markup took with it: "We introduce , which ..."
 _NAME_LOST = re.compile(r"\b(?:introduce|propose|present|develop|design|call|name|dub|term)(?:s|d|ed)?\s+[,.;:)]", re.I)
 # words that carry no content in a TL;DR: "We propose a simple but effective method X."

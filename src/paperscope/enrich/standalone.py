@@ -143,7 +143,8 @@ believe hypothesize claim claims study studies investigate investigates""".split
 _PURPOSE_REF = re.compile(r"\s(?:in order )?to (?:address|tackle|solve|overcome|handle|mitigate|alleviate|"
                           r"remedy|resolve|fill|bridge|close) (?:this|these|those|the above(?:-mentioned)?|"
                           r"the aforementioned|such|both)\b[^,.;]{0,50}(?=[,;]\s)|\sin order to (?:address|tackle|"
-                          r"solve|overcome|handle|mitigate|alleviate) (?:this|these|those|such|both)\b[^,.;]{0,50}(?=\.$)", re.I)
+                          r"solve|overcome|handle|mitigate|alleviate) (?:this|these|those|such|both)\b[^,.;]{0,50}(?=\.$)|"
+                          r"\sto (?:address|tackle|solve|overcome|handle|mitigate|alleviate|resolve) (?:them|it)(?=\.$)", re.I)
 
 
 def _stops_on_modifier(head: str) -> bool:
