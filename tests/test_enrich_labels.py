@@ -327,3 +327,10 @@ def test_a_field_abbreviation_is_not_the_papers_name():
             "on the interactions between filters.")
     label = derive_facts(None, text)["label"]
     assert not label.startswith("XAI") and "SRD" in label or "Sharing Ratio Decomposition" in label
+
+
+def test_what_is_measured_is_not_what_a_method_is_for():
+    from paperscope.enrich.problem import topic_ok
+
+    assert not topic_ok("texture quality") and not topic_ok("random noise")
+    assert topic_ok("dense matching") and topic_ok("image classification")

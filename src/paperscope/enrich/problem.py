@@ -120,12 +120,18 @@ _BASE_VERBS = frozenset("contain suggest make take give find construct consider 
                         "predict explain encode enforce ensure exhibit".split())
 
 
+_MEASURES = frozenset("""quality performance accuracy noise efficiency cost costs speed results gains error errors
+rate rates score scores""".split())
+
+
 def topic_ok(phrase: str) -> bool:
     """A keyphrase in context that can say what a named method is for: two to five words, no
     clause, no broken compound, no connective in front."""
     words = phrase.split()
     if any(w.lower() in VERBS for w in words) or words[0].lower() in ph.VERB_S | VERB_OPENERS | _BASE_VERBS or \
             not content_words(phrase) - _FIELD or any(w.isdigit() for w in words):  # "construct multiple models"
+        return False
+    if words[-1].lower() in _MEASURES:  # "for texture quality", "for random noise": what is measured, not a use
         return False
     return 2 <= len(words) <= 5 and not _NOT_EXTENDED.search(phrase) and \
         not re.search(r"\w-\s|\s-\w", phrase) and words[0].lower() not in OPENERS and \
