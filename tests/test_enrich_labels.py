@@ -334,3 +334,15 @@ def test_what_is_measured_is_not_what_a_method_is_for():
 
     assert not topic_ok("texture quality") and not topic_ok("random noise")
     assert topic_ok("dense matching") and topic_ok("image classification")
+
+
+def test_a_label_said_in_full_keeps_the_clause_after_a_comma_that_says_which_one():
+    from paperscope.enrich.specific import said_in_full
+
+    assert said_in_full("We study the problem of model selection in causal inference, specifically for conditional "
+                        "average treatment effect (CATE) estimation.") == \
+        "Model selection in causal inference for conditional average treatment effect estimation"
+    assert said_in_full("We propose a local combinatorial optimization algorithm, which exploits low-rank updates "
+                        "for efficient local search.") == \
+        "Local combinatorial optimization algorithm that exploits low-rank updates for efficient local search"
+    assert said_in_full("We propose a clustering algorithm, which is simple.") == "Clustering algorithm"

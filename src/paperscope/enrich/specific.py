@@ -4,7 +4,9 @@ study X ..." usually says which one: its object is taken whole, with the clause 
 specific ("Framework for graph clustering where a label is observed to each pair of nodes"),
 never cut at a phrase boundary inside it. A claim ("we show that ...") is not a title and is not
 taken. The object ends where a clause does (a comma, a dash, "while", "thereby", "and show ...");
-a restrictive "that / which / where" clause stays, as it is what makes the phrase specific.
+a restrictive "that / which / where" clause stays, as it is what makes the phrase specific, and
+so does one after a comma that says which one (", which exploits X" as "that exploits X",
+", specifically for X" as "for X") when the whole still fits.
 
 `clean_object` and `tidy` are the object clean-up the label candidates of label.py share.
 """
@@ -33,6 +35,13 @@ _END = re.compile(r"\s*(?:,|;|:|\s[-–—]+\s|---|\s\(|\.\s|\.$)|\s(?:while|whe
                   r"provide|achieve|evaluate|appl(?:y|ie)|conduct|perform|propose|present|introduce|use|employ|"
                   r"develop|study|investigate|explore|discuss|identify|design|obtain|give|offer|release|train|"
                   r"test|compare|validate|verify)s?\b)")
+
+
+# the clause that goes on after a comma and still says which one: ", which V", ", specifically for X"
+_GOES_ON = re.compile(r"\s*(?:\([^()]{1,40}\)\s*)?,\s+(?P<how>which|that|specifically for|specifically in|particularly for|"
+                      r"designed to|designed for|tailored to|tailored for|trained on)\s+(?=[a-z])"
+                      r"(?!(?:is|are|was|were|has|have|had|can|could|may|might|will|would|should|also|in turn)\b)", re.I)
+_JOIN = {"which": "that", "specifically for": "for", "specifically in": "in", "particularly for": "for"}
 
 
 def tidy(text: str) -> str:
@@ -75,7 +84,16 @@ def said_in_full(sentence: str) -> str | None:
             continue  # a finding, not a thing ("we show that ..."); "we derive a bound" names one
         text = trim_front(clean_object(rest), VERBS_S)
         end = _END.search(text)
+        more = _GOES_ON.match(text, end.start()) if end else None
+        head = text[:end.start()].split() if end else []
+        longer = None
+        if more and len(head) >= 2 and not re.search(r"[A-Z].*[A-Z]|\d", head[0] + head[-1]):
+            tail = text[more.end():]  # "method, which performs all label queries": what makes it this one
+            stop = _END.search(tail)
+            longer = tidy(f"{text[:end.start()]} {_JOIN.get(more.group('how').lower(), more.group('how'))} "
+                          f"{tail[:stop.start()] if stop else tail}")
         text = tidy(text[:end.start()] if end else text)
+        text = longer if longer and len(longer) <= MAX_LABEL_CHARS else text
         if len(text.split()) < 2 or len(text) > MAX_LABEL_CHARS:
             continue
         text = capitalise(text)
