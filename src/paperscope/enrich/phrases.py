@@ -57,12 +57,16 @@ KIND_TO = re.compile(r"^(?:method|approach|framework|technique|"
 ENDING_BAD = re.compile(r"(?:ed|ly)$")
 
 
+# nouns that end like "-ise" verbs: "approach to premise selection" is no "premising selection"
+_ISE_NOUNS = frozenset("premise promise compromise expertise noise enterprise exercise franchise".split())
+
+
 def names_a_thing(word: str, after: str) -> bool:
     """"to object completion", "to domain adaptation": `word` before a nominalisation is a noun, not
     a verb to make a gerund of (known verbs and "-ize / -ate / -ify" stay verbs: "to improve generalization")."""
-    return word.lower() not in VERBS and not (re.search(r"(?:i[sz]e|ate|ify)$", word) and word.lower() not in _ISE_NOUNS) and \
-        bool(re.match(r"\s*[a-z]+(?:tion|ment|sis|ance|ence)\b", after))
-_ISE_NOUNS = frozenset("premise promise compromise expertise noise enterprise exercise franchise".split())
+    low = word.lower()
+    verb_like = low in VERBS or (re.search(r"(?:i[sz]e|ate|ify)$", word) and low not in _ISE_NOUNS)
+    return not verb_like and bool(re.match(r"\s*[a-z]+(?:tion|ment|sis|ance|ence)\b", after))
 THAT = re.compile(r"^(?:that|how|why|when|whether|what)\s+", re.I)
 _VOWEL = set("aeiou")
 

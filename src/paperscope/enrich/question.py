@@ -37,12 +37,13 @@ def _clause(rest: str) -> str:
 
 
 def _fit(wh: str, clause: str) -> str | None:
-    words = clause.split()
-    if len(clause) + len(wh) + 2 <= MAX_CHARS:
+    """The clause, or its longest cut before a relative clause or an example, that fits after `wh`."""
+    room = MAX_CHARS - len(wh) - 2
+    if len(clause) <= room:
         return clause
-    cuts = [m.start() for m in _SHORTER.finditer(clause) if len(clause[:m.start()].split()) >= 4]
-    fitting = [c for c in cuts if len(clause[:c]) + len(wh) + 2 <= MAX_CHARS]
-    return clause[:fitting[-1]].rstrip(" ,") if fitting and words else None
+    fitting = [m.start() for m in _SHORTER.finditer(clause)
+               if len(clause[:m.start()].split()) >= 4 and m.start() <= room]
+    return clause[:fitting[-1]].rstrip(" ,") if fitting else None
 
 
 def _says(clause: str) -> bool:
