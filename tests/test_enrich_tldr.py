@@ -782,3 +782,39 @@ def test_a_list_cut_after_its_first_item_is_cut_and_to_address_them_points_at_no
     text, _ = rewrite("We introduce an improved method: Random Truncated Backpropagation Through Time (RaT-BPTT) "
                       "to address them.")
     assert text.endswith("(RaT-BPTT).")
+
+
+def test_a_word_split_by_a_line_break_is_joined_and_a_suspended_hyphen_stays():
+    from paperscope.enrich.text import Doc
+
+    doc = Doc.of("We study in-context learning. In- context learning of automata uses neural net- works. "
+                 "Networks of this kind go from high- to low-level features with a text- to-speech model.")
+    assert "In-context learning of automata uses neural networks." in doc.sentences
+    assert "high- to low-level" in doc.text and "text-to-speech" in doc.text
+    assert "ubiq- uitous" in Doc.of("It is ubiq- uitous.").text  # no spelling elsewhere to say which
+
+
+def test_a_sentence_opening_on_emphasis_is_its_own_sentence_and_an_announced_list_is_never_cut_short():
+    from paperscope.enrich.text import split_sentences, strip_markup
+    from paperscope.enrich.tldr import shorten
+
+    parts = split_sentences("Foundation models grew fast. **In this position paper, we argue for open-endedness.** "
+                            "It supports three desiderata: 1. *Intrinsic control.* A bound holds.")
+    assert [strip_markup(p) for p in parts][1] == "In this position paper, we argue for open-endedness."
+    assert parts[2].startswith("It supports three desiderata: 1. *Intrinsic")
+    long = ("We present Q-Bench, a holistic benchmark crafted to systematically evaluate potential abilities of "
+            "multi-modality large language models on three realms: low-level visual perception, low-level visual "
+            "description, and overall visual quality assessment. a) To evaluate the low-level perception ability, "
+            "we construct the LLVisionQA dataset of 2,990 images, each with a question on its low-level attributes.")
+    assert shorten(long).endswith("low-level visual description, and overall visual quality assessment.")
+
+
+def test_what_moved_the_authors_comes_off_and_an_answer_needs_its_question():
+    assert lead_off("These observations motivate us to propose ADDP for recognition and generation.") == \
+        "We propose ADDP for recognition and generation."
+    assert lead_off("This insight led us to design a sampler.") == "We design a sampler."
+    assert "back-reference" in tldr_breaks("We show that the answer is yes, but the increase depends on the "
+                                           "amount of intermediate generation.")
+    assert "back-reference" in tldr_breaks("We answer in the affirmative for SOR, a standard solver.")
+    assert "back-reference" not in tldr_breaks("We ask: do generative models used in manifold-based defenses "
+                                               "need to be topology-aware? We show the answer is yes.")

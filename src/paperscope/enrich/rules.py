@@ -275,6 +275,7 @@ _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitat
                         r"limitations?|gaps?) (?:above|mentioned)\b|\b(?:described|mentioned|discussed|"
                         r"listed|outlined|defined) (?:above|earlier|before)\b|"
                         r"\b(?:an? )?(?:affirmative|positive|negative) answer\b|"  # to a question not said
+                        r"\bthe answer is\b|\banswer(?: \w+)? in the (?:affirmative|negative)\b|"
                         r"\b(?:provide|propose|present|give|introduce|offer|develop|build)s? one\b(?! of\b)|"
                         r"\bthe (?:first|second|third|former|latter) (?:challenge|problem|issue|question|limitation|"
                         r"goal|aim|difficulty|gap)s?\b(?! (?:of|in|for|to|that)\b)|"
@@ -325,7 +326,8 @@ def unresolved_refs(text: str) -> tuple[re.Match, ...]:
             noun = [m.group().split()[-1]]
         if not noun or not any(_stem(w) in before for w in noun[:1 if m.group().lower().startswith("the ") else 2]):
             out.append(m)
-    out += list(_MORE_REFS.finditer(masked))
+    out += [m for m in _MORE_REFS.finditer(masked)  # "... topology-aware? We show the answer is yes." says it
+            if not ("answer" in m.group().lower() and "?" in masked[:m.start()])]
     out += [pronoun] if pronoun else []
     return tuple(sorted(out, key=lambda m: m.start()))
 

@@ -75,9 +75,13 @@ def lead_off(sentence: str, keep_paper: bool = True) -> str:
             break
         s = t
     s = _ADVERB.sub(r"\1 ", s)
+    s = _MOVES_US.sub("We ", s)
     return s[:1].upper() + s[1:]
 
 
+# "These observations motivate us to propose X" -> "We propose X"
+_MOVES_US = re.compile(r"^(?:these|this|that|such|those|the above|our)\b[^,;]{0,60}?\b(?:(?:motivate|inspire|lead|prompt|"
+                       r"drive|encourage)[sd]?|led) us to (?=[a-z])", re.I)
 _IN_THIS = re.compile(r"in this (?:paper|work|study)\s*,?\s*(?:we|this)\b", re.I)
 
 

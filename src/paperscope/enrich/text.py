@@ -54,6 +54,8 @@ def strip_markup(text: str) -> str:
         text = _EM.sub(lambda m: m.group(1) or m.group(2) or "", text)
     text = text.replace("``", '"').replace("''", '"')
     text = re.sub(r"\\([%&#])", r"\1", text)  # "3\%" -> "3%"
+    if "*" in text:  # emphasis that spans sentences: "**In this position paper, ... observer." ... "**"
+        text = re.sub(r"^\*{1,3}(?=[A-Z(\"'])|(?<=[.!?])\*{1,3}$", "", text.strip())
     return re.sub(r"\s+", " ", text).strip()
 
 
@@ -65,8 +67,9 @@ def normalise_quotes(text: str) -> str:
 
 _ABBREV = re.compile(
     r"(?:\b(?:e\.g|i\.e|et al|etc|vs|cf|Fig|Figs|Eq|Eqs|Sec|resp|approx|a\.k\.a|w\.r\.t|"
-    r"viz|Dr|Prof|No|Vol|St|U\.S|Ph\.D|i\.i\.d)\.|\b(?:Yahoo|Jeopardy)!)$")  # "on the Yahoo! front page"
-_BOUNDARY = re.compile(r"(?<=[.!?])([\"')\]]*)\s+(?=[\"'(\[]?[A-Z0-9])")
+    r"viz|Dr|Prof|No|Vol|St|U\.S|Ph\.D|i\.i\.d)\.|\b(?:Yahoo|Jeopardy)!|:\s\d\.)$")  # "desiderata: 1. *Intrinsic ...*"  # "on the Yahoo! front page"
+# a sentence may open on emphasis: "... simulations. **We believe** ..."
+_BOUNDARY = re.compile(r"(?<=[.!?])([\"')\]*_]*)\s+(?=[*_]{0,3}[\"'(\[]?[*_]{0,3}[A-Z0-9])")
 
 
 MAX_SENTENCE = 1200  # longer "sentences" (lists, run-on text) are split at commas or spaces
@@ -95,8 +98,9 @@ def split_sentences(text: str) -> list[str]:
     start = 0
     for m in _BOUNDARY.finditer(text):
         end = m.start(1) + len(m.group(1))
-        if _ABBREV.search(text[max(start, m.start() - 12):m.start()].rstrip()):
-            continue
+        before = text[max(start, m.start() - 12):m.start()].rstrip()
+        if _ABBREV.search(before) or (text[m.end()] in "*_" and re.search(r"(?:^|\s)\d{1,2}\.$", before)):
+            continue  # "2. *Efficient planning.*": an enumerator, not a sentence
         out.extend(_pieces(text[start:end].strip()))
         start = m.end()
     tail = text[start:].strip()
@@ -206,6 +210,23 @@ def _unglue(m: re.Match) -> str:
 _PADDED = re.compile(r"\(\s+([^()\s][^()]{0,60}?)\s*\)")
 
 
+# a word a PDF line break left hyphenated ("net- works", "In- context"); "high- to low-level" is
+# a suspended hyphen and stays
+_BROKEN_WORD = re.compile(r"\b([A-Za-z]+)- ([a-z][a-z-]*)\b")
+_SUSPENDED = frozenset("and or to nor than versus vs through via as".split())
+
+
+def _rejoined(m: re.Match) -> str:
+    left, right = m.groups()
+    first = right.split("-", 1)[0]
+    if first in _SUSPENDED:
+        return f"{left}-{right}" if "-" in right else m.group()  # "neural text- to-speech"
+    for word in (f"{left}-{right}", left + right):  # a spelling the abstract uses elsewhere
+        if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", m.string, re.I):
+            return word
+    return m.group()
+
+
 @dataclass
 class Doc:
     """An abstract prepared once for every extractor: raw sentences (markup kept) and their
@@ -220,6 +241,7 @@ class Doc:
         raw = normalise_quotes(re.sub(r"\s+", " ", abstract or "").strip())
         raw = _GLUED.sub(_unglue, raw) if "." in raw else raw
         raw = _PADDED.sub(r"(\1)", raw) if "( " in raw else raw  # "Clustered HeadAttention ( CHAI )"
+        raw = _BROKEN_WORD.sub(_rejoined, raw) if "- " in raw else raw  # "net- works" from a PDF line break
         return cls(raw=raw, sentences_raw=split_sentences(raw))
 
     @cached_property

@@ -27,7 +27,18 @@ from .text import Doc, token_starts
 MAX_CHARS = 400
 
 _CLAUSE_END = re.compile(r";\s|,\s(?:which|where|while|whereas|and|thereby|thus|allowing|"
-                         r"enabling|leading|resulting|yielding)\b|\s[-–—]+\s")
+                         r"enabling|leading|resulting|yielding)\b|\s[-–—]+\s|"
+                         r"\.\s+(?=\(?[a-z0-9]\)\s)")  # "... assessment. a) To evaluate ...": an enumerated item glued on
+
+
+# "three realms: A, B(, and C)": a cut there drops an item the sentence announced
+_ANNOUNCED = re.compile(r"\b(two|three|four|five|six)\b[^:;]*:([^:;]*)$", re.I)
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def _drops_item(head: str) -> bool:
+    m = _ANNOUNCED.search(head)
+    return bool(m) and m.group(2).count(", ") + 1 < _COUNTS[m.group(1).lower()]
 
 
 def shorten(sentence: str, limit: int = MAX_CHARS) -> str:
@@ -36,7 +47,7 @@ def shorten(sentence: str, limit: int = MAX_CHARS) -> str:
     if len(sentence) <= limit:
         return sentence
     ends = [m.start() for m in _CLAUSE_END.finditer(sentence[:limit])]
-    ends = [e for e in ends if len(sentence[:e].split()) >= 8]
+    ends = [e for e in ends if len(sentence[:e].split()) >= 8 and not _drops_item(sentence[:e])]
     if ends:
         return sentence[:ends[-1]].rstrip(" ,;:.") + "."
     cut = sentence[:limit].rsplit(" ", 1)[0].rstrip(",;:")
