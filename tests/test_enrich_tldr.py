@@ -818,3 +818,25 @@ def test_what_moved_the_authors_comes_off_and_an_answer_needs_its_question():
     assert "back-reference" in tldr_breaks("We answer in the affirmative for SOR, a standard solver.")
     assert "back-reference" not in tldr_breaks("We ask: do generative models used in manifold-based defenses "
                                                "need to be topology-aware? We show the answer is yes.")
+
+
+def test_a_short_tldr_goes_on_with_the_sentence_its_method_name_opens():
+    text = ("While instruction-tuned language models generalize well, they struggle with unseen tasks. "
+            "This paper presents Instructive Decoding (ID), a simple yet effective approach that augments the "
+            "efficacy of instruction-tuned models. Specifically, ID adjusts the logits for next-token prediction "
+            "in a contrastive manner, using predictions from a noisy version of the instruction. "
+            "Our approach achieves considerable gains across models and tasks.")
+    assert "ID adjusts the logits" in derive_facts(None, text)["tldr"]
+    text = ("We propose a technique for declaratively specifying strategies for semi-supervised learning (SSL). "
+            "SSL methods based on different assumptions perform differently on different tasks. "
+            "SSL is hard to apply in practice. Our technique lets users state assumptions as logical rules.")
+    assert "SSL methods based on" not in derive_facts(None, text)["tldr"]
+
+
+def test_overcoming_the_challenges_says_nothing_until_they_are_named():
+    text, _ = rewrite("We circumvent the challenges by converting regression to a classification problem.")
+    assert text == "We convert regression to a classification problem."
+    assert "back-reference" in tldr_breaks("We present HOMER, a training-free scheme designed to overcome the "
+                                           "limitations.")
+    assert "back-reference" not in tldr_breaks("We present HOMER, a training-free scheme designed to overcome the "
+                                               "limitations of context length in large language models.")

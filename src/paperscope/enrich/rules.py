@@ -275,7 +275,9 @@ _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitat
                         r"limitations?|gaps?) (?:above|mentioned)\b|\b(?:described|mentioned|discussed|"
                         r"listed|outlined|defined) (?:above|earlier|before)\b|"
                         r"\b(?:an? )?(?:affirmative|positive|negative) answer\b|"  # to a question not said
-                        r"\bthe answer is\b|\banswer(?: \w+)? in the (?:affirmative|negative)\b|"
+                        r"\bthe answer is\b|\banswer(?: \w+)? in the (?:affirmative|negative)\b|\b(?:address|tackle|"
+                        r"overcome|circumvent|mitigate|alleviate|resolve|solve)(?:es|s|ed|ing)? (?:the|all) (?:(?:above|aforementioned|identified|key|main|two|three)\s)?(?:challenges|issues|problems|"
+                        r"limitations|difficulties|drawbacks|shortcomings|bottlenecks)\b(?! (?:of|in|for|that|posed|associated|arising|caused|faced|related|with|when|inherent|we|mentioned|above)\b)|"
                         r"\b(?:provide|propose|present|give|introduce|offer|develop|build)s? one\b(?! of\b)|"
                         r"\bthe (?:first|second|third|former|latter) (?:challenge|problem|issue|question|limitation|"
                         r"goal|aim|difficulty|gap)s?\b(?! (?:of|in|for|to|that)\b)|"
@@ -297,7 +299,8 @@ _REF_HINTS = ("this", "these", "those", "such", "above", "former", "latter", "sa
               "both", "earlier", "before", "answer", "another", "their", "as a", "the t", "respects",
               "the hyp", "the con", "the lem", "the fir", "the sec", "the thi", "the lat", "the for", " one",
               "do so", "did so", "our con", "our hyp", "our cl", "our int", "for ", "our res", "our pro",
-              "our fin", "our obs", "we call", "we term", "we name", "we dub")
+              "our fin", "our obs", "we call", "we term", "we name", "we dub", "overcom", "circumv", "addres", "tackl",
+              "mitigat", "alleviat", "resolv", "solv")
 
 
 @lru_cache(maxsize=256)

@@ -94,8 +94,9 @@ def self_contained(sentence: str) -> str:
 
 # "We address this issue by measuring X" -> "We measure X"
 _BY_DOING = re.compile(r"^(we|this (?:paper|work)) (?:(?:\w+ (?:to )?)?(?:address|tackle|solve|overcome|mitigate|"
-                       r"alleviate|resolve|remedy|rectify|fix|fill|bridge|handle|close)(?:es|s)? (?:this|these|"
-                       r"those|such|the above|the aforementioned|both)(?: [\w-]+){1,9}?|(?:give|provide|offer)s? an? "
+                       r"alleviate|resolve|remedy|rectify|fix|fill|bridge|handle|close|circumvent)(?:es|s)? (?:this|these|"
+                       r"those|such|the above|the aforementioned|both|the(?= (?:\w+ )?(?:challenges?|issues?|problems?|"
+                       r"limitations?|difficult(?:y|ies)|drawbacks?|shortcomings?|bottlenecks?) by\b))(?: [\w-]+){1,9}?|(?:give|provide|offer)s? an? "
                        r"(?:affirmative|positive|partial|definitive) answer(?: to (?:this|these|the|that)(?: [\w-]+){1,6}?)?)"
                        r" by ([a-z]+)ing\b", re.I)
 # "We formalize this framework and utilize it to construct X" -> "We construct X"

@@ -21,7 +21,7 @@ from .rules import DANGLING, names_only, tldr_breaks, unresolved_refs
 from .standalone import OPEN_CLAUSE, lead_off, resolved, rewrite, strip_lead
 from .tldr_score import (CONTRIB, FINDING, FOUND, NEED_TO, PROBLEM, SECONDARY, WE_START, contributes, features,
                          frames)
-from .text import Doc, token_starts
+from .text import Doc, clean_token, is_coined, token_starts
 
 # one sentence or two: longer than this, a sentence ends at a clause boundary
 MAX_CHARS = 400
@@ -288,10 +288,21 @@ def _with_next(doc: Doc, i: int, feats: list, text: str, names: list[str]) -> st
         return text
     nxt = doc.sentences[j]
     rest = lead_off(nxt)
-    if not (_GOES_ON.match(rest) or any(0 in token_starts(rest, n) for n in names)) or \
+    first = clean_token(rest.split(" ", 1)[0])
+    said = is_coined(first) and _own_name(text, first, doc.uses_after(first, i))  # "NEFTune adds noise ..."
+    if not (_GOES_ON.match(rest) or said or any(0 in token_starts(rest, n) for n in names)) or \
             _OUTLOOK.search(nxt) or SECONDARY.match(nxt) or NEED_TO.search(nxt):
         return text
     return _joined(text, nxt) or text
+
+
+def _own_name(text: str, short: str, uses: int) -> bool:
+    """Is `short` what the authors present: defined so in `text` ("Instructive Decoding (ID)", not
+    "strategies for semi-supervised learning (SSL)"), or, undefined there, used again and again?"""
+    m = re.search(r"((?:\S+\s+){0,6})\((?:" + re.escape(short.rstrip("s")) + r"s?)\)", text)
+    if m:
+        return not re.search(r"\b(?:for|of|on|to|into|in|from|with|over|under)\b", m.group(1))
+    return uses >= 2
 
 
 # "We provide evidence to verify our hypothesis": a setting that points at a claim it does not state
