@@ -346,3 +346,13 @@ def test_a_label_said_in_full_keeps_the_clause_after_a_comma_that_says_which_one
                         "for efficient local search.") == \
         "Local combinatorial optimization algorithm that exploits low-rank updates for efficient local search"
     assert said_in_full("We propose a clustering algorithm, which is simple.") == "Clustering algorithm"
+
+
+def test_a_list_of_nouns_is_never_merged_to_its_first_and_last_words_nor_cut_before_its_last_item():
+    from paperscope.enrich.noun_phrase import fits
+
+    text = "scaling techniques based on graph compression, spatial parallelization, and improved initialization conditions"
+    assert not any("compression initialization" in f for f in fits(text, 120, 2))
+    assert "large-scale dataset" in fits("large-scale, high-quality, and diversified dataset", 20, 1)
+    text = "toolkit that encompasses general DAG ReLU networks with biases, skip connections and any operation"
+    assert not any(f.endswith("biases, skip connections") for f in fits(text, 85, 2))

@@ -37,7 +37,8 @@ _END = re.compile(
     r"(?:complexity|rate|regret|bound|error|guarantee)s?\s(?:of\s)?[OΘΩ]\()\b", re.I)
 # "large-scale, high-quality, and diversified": commas inside a list of modifiers
 LIST = re.compile(r"\b[\w-]+(?: [\w-]+)?(?:, [\w-]+(?: [\w-]+)?)+,? (?:and|or) [\w-]+")
-_FIRST_OF_LIST = re.compile(r"\b([\w-]+)(?:, (?!(?:including|such|like|especially|namely|e\.g|i\.e)\b)[\w-]+(?: [\w-]+)?)+,? (?:and|or) [\w-]+(?= (?!(?:through|with|"
+# (single words, or an adverb and its word: "graph compression, spatial parallelization, and X" lists nouns)
+_FIRST_OF_LIST = re.compile(r"\b([\w-]+)(?:, (?!(?:including|such|like|especially|namely|e\.g|i\.e)\b)(?:[\w-]+ly )?[\w-]+)+,? (?:and|or) [\w-]+(?= (?!(?:through|with|"
                             r"for|in|on|of|to|and|via|by|from|using|as|at|into)\b)[\w-])")
 LEAD = re.compile(r"^(?:(?:a|an|the|two|three|several|novel|new|simple(?:,? (?:but|and|yet) (?:effective|efficient|powerful))?|effective|efficient|"
                    r"classic(?:al)?|fundamental|important|challenging|well-known|long-standing|"
@@ -157,6 +158,8 @@ def fits(text: str, room: int, min_content: int) -> list[str]:
             continue  # "through constructing": a gerund without its object
         if short[len(cut):].startswith(" and ") and _NEEDS_TWO.search(cut):
             continue  # "balances the effect of X" without "and Y"
+        if short[len(cut):].startswith((",", " and ", " or ")) and re.search(r",\s(?:[\w-]+\s){0,2}[\w-]+$", cut):
+            continue  # "with biases, skip connections[, and ...]": a list cut before its last item
         clause = re.split(r"\s(?:that|which)\s", cut)
         if len(clause) > 1 and len(clause[-1].split()) < (3 if short[len(cut):].startswith((" and ", ",")) else 5):
             continue
