@@ -165,3 +165,14 @@ def test_a_name_is_found_and_replaced_only_as_a_whole_token():
     assert replace_token("aaa aa aa", "aa", "b") == "aaa b b"
     assert expand("GNNs and a GNN, not GNN-based", {"GNN": "graph neural network"}) == \
         "graph neural networks and a graph neural network, not GNN-based"
+
+
+def test_a_quoted_name_with_its_short_form_inside_the_quotes_is_the_short_form():
+    from paperscope.enrich.methods import find_mentions
+
+    doc = Doc.of('Motivated by active forgetting in the brain, we introduce a novel learning paradigm called '
+                 '"Forget to Mitigate Overfitting (FOMO)". FOMO alternates between a forgetting phase and a '
+                 'relearning phase. Experiments show that FOMO alleviates robust overfitting.')
+    found = {m.name: m for m in find_mentions(doc, None)}
+    assert "FOMO" in found and found["FOMO"].long == "Forget to Mitigate Overfitting"
+    assert not any("(" in name for name in found)

@@ -76,6 +76,9 @@ def _name_at(text: str) -> tuple[str, int] | None:
     q = re.match(r'"([^"]{2,60})"', text)
     if q:
         inner = q.group(1).strip()
+        acr = re.match(r"\s*(.+?)\s*\([^()]{2,20}\)\s*$", q.group(1))
+        if acr and inner[:1].isupper():  # "Forget to Mitigate Overfitting (FOMO)": the short form is read after it
+            return acr.group(1), 1 + q.group(1).rindex("(")
         return (inner, q.end()) if inner[:1].isupper() else None
     words = list(re.finditer(r"\S+", text[:200]))
     taken: list[re.Match] = []
