@@ -356,3 +356,15 @@ def test_a_list_of_nouns_is_never_merged_to_its_first_and_last_words_nor_cut_bef
     assert "large-scale dataset" in fits("large-scale, high-quality, and diversified dataset", 20, 1)
     text = "toolkit that encompasses general DAG ReLU networks with biases, skip connections and any operation"
     assert not any(f.endswith("biases, skip connections") for f in fits(text, 85, 2))
+
+
+def test_a_verb_stressed_on_its_last_syllable_doubles_its_consonant_and_a_long_form_keeps_its_first_word():
+    from paperscope.enrich.phrases import gerund
+
+    assert [gerund(v) for v in ("equip", "controls", "embed", "visit", "offer")] == \
+        ["equipping", "controlling", "embedding", "visiting", "offering"]
+    text = ("Cooperative multi-agent reinforcement learning often stalls in local optima. To address this, we "
+            "introduce Efficient episodic Memory Utilization (EMU) for MARL, which accelerates learning by "
+            "semantically coherent memory. EMU outperforms state-of-the-art methods on StarCraft II.")
+    label = derive_facts(None, text)["label"]
+    assert label.startswith("EMU: Efficient episodic Memory Utilization"), label

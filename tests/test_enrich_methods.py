@@ -176,3 +176,27 @@ def test_a_quoted_name_with_its_short_form_inside_the_quotes_is_the_short_form()
     found = {m.name: m for m in find_mentions(doc, None)}
     assert "FOMO" in found and found["FOMO"].long == "Forget to Mitigate Overfitting"
     assert not any("(" in name for name in found)
+
+
+def test_a_long_form_is_the_words_whose_initials_or_capitals_spell_the_short_form():
+    from paperscope.enrich.acronyms import match_long_form
+
+    def long(short: str, before: str) -> str | None:
+        at = match_long_form(short, before)
+        return before[at:] if at is not None else None
+
+    assert long("TTA", "Previous test time adaptation") == "test time adaptation"
+    assert long("EMU", "we introduce Efficient episodic Memory Utilization") == "Efficient episodic Memory Utilization"
+    assert long("OOD", "In the context of out-of-distribution detection") == "out-of-distribution detection"
+    assert long("AL", "An augmented Lagrangian") == "augmented Lagrangian"
+    assert long("MoE", "a sparse Mixture of Experts") == "Mixture of Experts"
+
+
+def test_a_short_form_written_out_keeps_its_number_and_article():
+    from paperscope.enrich.acronyms import expand
+
+    assert expand("training an LM end-to-end on two LMs", {"LM": "language models"}) == \
+        "training a language model end-to-end on two language models"
+    assert expand("quantizes an LLM", {"LLM": "large language model"}) == "quantizes a large language model"
+    assert expand("a MoE layer", {"MoE": "Mixture of Experts"}) == "a Mixture of Experts layer"
+    assert expand("a PCA step", {"PCA": "Principal Component Analysis"}) == "a Principal Component Analysis step"

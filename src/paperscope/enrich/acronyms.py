@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..words import STOP_WORDS
 from .text import clean_token, is_capitalised, is_coined, replace_token
 
 _SHORT = r"[A-Za-z0-9][A-Za-z0-9\-_^+.]{0,24}"
@@ -51,6 +52,26 @@ def _letter_variants(short: str) -> list[str]:
     return [exp, plain] if exp != plain else [plain]
 
 
+def _initials(letters: str, before: str) -> int | None:
+    """Offset of the last words of `before` whose initials (of each hyphenated part, or of the
+    word) are `letters`, or None."""
+    words = list(re.finditer(r"\S+", before))
+    for k in (len(letters) + 1, len(letters) + 2):  # "Efficient episodic Memory Utilization (EMU)": its capitals
+        tail = words[-k:] if len(words) >= k else []
+        caps = [w.group() for w in tail if w.group()[:1].isupper()]
+        if tail and tail[0].group()[:1].isupper() and tail[0].group().lower() not in STOP_WORDS and \
+                "".join(c[0] for c in caps).lower() == letters:
+            return tail[0].start()
+    for k in range(1, min(len(letters), len(words)) + 1):
+        tail = words[-k:]
+        parts = ["".join(p[:1] for p in re.split(r"[-/]", w.group()) if p) for w in tail]
+        if tail[0].group().lower() in STOP_WORDS:
+            continue  # "of out-of-distribution detection (OOD)"
+        if "".join(parts).lower() == letters or "".join(p[:1] for p in parts).lower() == letters:
+            return tail[0].start() if tail[0].group()[:1].isalnum() else None
+    return None
+
+
 def _match(letters: str, before: str) -> int | None:
     words = before.split()
     window = len(letters) + 5
@@ -86,10 +107,12 @@ _NAME_LINKS = frozenset({"and", "of", "for", "the", "with", "to", "in", "on", "a
 
 
 def match_long_form(short: str, before: str) -> int | None:
-    """Offset in `before` where the long form of `short` starts, or None."""
+    """Offset in `before` where the long form of `short` starts, or None. Words whose initials
+    spell it win ("test time adaptation (TTA)", not "time adaptation")."""
     for letters in _letter_variants(short):
         if len(letters) >= 2:
-            at = _match(letters, before)
+            at = _initials(letters, before)
+            at = _match(letters, before) if at is None else at
             if at is not None:
                 return at
     return None
@@ -175,5 +198,24 @@ def expand(text: str, forms: dict[str, str]) -> str:
         if short not in text:
             continue
         plural = long if long.endswith("s") else long + "s"
-        text = replace_token(replace_token(text, short + "s", plural), short, long)
+        text = replace_token(text, short + "s", plural)
+        if _PLURAL_END.search(long) and not short.endswith("s"):  # "an LM" is one "language model"
+            text = re.sub(r"\b(an?|one|each|every|single) " + re.escape(short) + r"\b(?!-)",
+                          lambda m: f"{m.group(1)} {long[:-1]}", text, flags=re.I)
+        text = replace_token(text, short, long)
+        text = re.sub(r"\b([Aa])(n?) (?=" + re.escape(long[:-1]) + ")", lambda m: _article(m, long), text)
     return text
+
+
+# a plural noun phrase whose last word can lose its "s" ("language models", not "Mixture of Experts",
+# "Principal Component Analysis" or "Least Squares")
+_PLURAL_END = re.compile(r"^(?!.*\bof\b).*[^suiy']s$")
+
+
+def _article(m: re.Match, long: str) -> str:
+    vowel = long[:1].lower() in "aeio"
+    if m.group(2) and not vowel and long[:1].lower() != "u":
+        return m.group(1) + " "
+    if not m.group(2) and vowel:
+        return m.group(1) + "n "
+    return m.group()

@@ -192,6 +192,18 @@ def unframed(label: str) -> str:
     return out if not label_breaks(out) else label
 
 
+def whole_long_form(label: str, mentions: list[Mention]) -> str:
+    """"EMU: episodic Memory Utilization ..." with the word a lead-in rule took off the name's long
+    form ("Efficient episodic Memory Utilization")."""
+    name, sep, body = label.partition(": ")
+    for m in mentions:
+        first, _, rest = (m.long or "").partition(" ")
+        if sep and m.name == name and rest and body.startswith(rest) and not body.startswith(m.long):
+            longer = f"{name}: {first} {body}"
+            return longer if len(longer) <= MAX_LABEL_CHARS else label
+    return label
+
+
 def spelled_name(label: str, forms: dict[str, str]) -> str:
     """"Simplified Action Decoder (SAD): deep multi-agent RL method" over "SAD: ...": the letters
     say nothing to a reader, the name written out does, unless the description holds every word of it

@@ -24,7 +24,8 @@ import re
 from ..words import FILLER_WORDS, STOP_WORDS
 from . import describe
 from .headline import headline, plain_headline
-from .compose import descriptive, is_bare, named_lead, reads_as_title, spelled_name, trim_front, unframed
+from .compose import (descriptive, is_bare, named_lead, reads_as_title, spelled_name, trim_front, unframed,
+                      whole_long_form)
 from . import phrases as ph
 from .acronyms import expand, long_forms
 from .label_words import content_words, title_odds, weights_of, word_features
@@ -240,8 +241,8 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
                keyphrases: list[str] | None = None) -> str:
     if title and title.strip():
         return re.sub(r"\s+", " ", strip_markup(title)).strip()
-    label = spelled_name(unframed(_derived(doc, mentions, tldr, limit, paper_type, keyphrases)),
-                         long_forms(doc.sentences))
+    label = spelled_name(whole_long_form(unframed(_derived(doc, mentions, tldr, limit, paper_type, keyphrases)),
+                                          mentions), long_forms(doc.sentences))
     main = _dominant(doc, mentions)
     if main and main.name not in label:  # "MiniGrid: ..." for a paper that says MOORE three times
         first = [main] + [m for m in mentions if m is not main]

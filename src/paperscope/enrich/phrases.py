@@ -75,6 +75,9 @@ def gerund(verb: str) -> str | None:
     """`reduces` / `reduce` -> `reducing`, `maps` -> `mapping`, `applies` -> `applying`.
     None for forms that are not a plain present verb."""
     v = verb.lower()
+    base = v[:-1] if v.endswith("s") else v
+    if base in _DOUBLED:
+        return base + base[-1] + "ing"
     if v.endswith(("ed", "ing", "ly", "ty", "tion", "sion", "ness", "ism", "ogy", "ship", "hood", "tions", "sions",
                    "nesses", "isms", "ogies", "ships", "hoods", "ties", "um", "ums", "ics", "ia", "able", "ible",
                    "ous", "ful", "less")) or \
@@ -94,6 +97,11 @@ def gerund(verb: str) -> str | None:
             and v[-3] not in _VOWEL:
         return v + v[-1] + "ing"
     return v + "ing"
+
+
+# verbs stressed on a last syllable that ends consonant-vowel-consonant: "equipping", "controlling"
+_DOUBLED = frozenset("""equip refer prefer occur transfer omit admit submit permit commit control compel propel
+expel excel patrol regret forget begin embed""".split())
 
 
 def third_person(lemma: str) -> str:

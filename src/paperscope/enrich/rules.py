@@ -54,12 +54,12 @@ SELF_REF = re.compile(r"\b(?:this|the present) (?:paper|work|study|article|note|
                    r"survey|submission)\b", re.I)
 # a phrase must not end on these
 DANGLING = frozenset("""
-a an the of to in on for with by via from at as and or but nor than that which who whom whose
-where when while is are was were be been being can could may might will would should must has
-have had its their our his her this these those such into onto over under between among within
-without through across toward towards against upon about after before during per using based
-leveraging including like versus vs not also both either each every some any more most less
-very how what why whether if so then thus yet new novel one respect
+a an the of to in on for with by via from at as and or but nor than that which who whom whose where when while
+is are was were be been being can could may might will would should must has have had its their our his her
+this these those such into onto over under between among within without through across toward towards against
+upon about after before during per using based leveraging including like versus vs not also both either each
+every some any more most less very how what why whether if so then thus yet new novel one respect lies lie
+resides reside hinges hinge relies rely depends depend stems consists boils pertains holds
 """.split())
 _CLAIM = re.compile(r"\d\s?%|\b(?:attains?|achieves?|outperform(?:s|ing)?|surpass(?:es|ing)?|"
                     r"beats?|state-of-the-art results|(?:superior|better|improved|stronger) performance|improves? (?:the |upon )?(?:state-of-the-art|sota)|sota results|improves? (?:the )?(?:accuracy|"
