@@ -368,3 +368,15 @@ def test_a_verb_stressed_on_its_last_syllable_doubles_its_consonant_and_a_long_f
             "semantically coherent memory. EMU outperforms state-of-the-art methods on StarCraft II.")
     label = derive_facts(None, text)["label"]
     assert label.startswith("EMU: Efficient episodic Memory Utilization"), label
+
+
+def test_a_kind_noun_after_a_name_is_no_verb_and_an_idea_of_x_is_x():
+    text = ("Keeping large foundation models up to date on latest data is inherently expensive. "
+            "We introduce the first set of web-scale Time-Continual (TiC) benchmarks for training vision-language "
+            "models: TiC-DataComp, TiC-YFCC, and TiC-Redcaps. We use them to evaluate temporal robustness.")
+    label = derive_facts(None, text)["label"]
+    assert "benchmarking" not in label and "benchmarks" in label, label
+    text = ("Unlabeled data is a key component of modern machine learning. In this work, we revisit the classical "
+            "idea of spectrally transformed kernel regression for learning with unlabeled data. We prove that it is "
+            "a principled and general approach.")
+    assert not derive_facts(None, text)["label"].lower().startswith("idea of")

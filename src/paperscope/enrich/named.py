@@ -86,7 +86,7 @@ def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, s
         core = expand(core, forms)
     if re.search(r"[,;]", core):
         core = ""
-    kind = re.match(r"\s*(" + "|".join(sorted(KINDS)) + r")\b", after) or _NOUN_AFTER.match(after)
+    kind = re.match(r"\s*((?:" + "|".join(sorted(KINDS)) + r")s?)\b", after) or _NOUN_AFTER.match(after)
     if kind:  # "Federated Calibration (FedCal) approach, emphasizing ..."
         word = kind.group(1).strip()
         core = core if core.lower().endswith(word.lower()) else f"{core} {word}".strip()

@@ -46,7 +46,7 @@ LEAD = re.compile(r"^(?:(?:a|an|the|two|three|several|novel|new|simple(?:,? (?:b
                    r"lightweight|versatile|straightforward|our|first(?: known| ever)?|for the first time,?|so-called|carefully|"
                    r"innovative|elegant|designed|crafted|simple yet effective|both|kind of|"
                    r"different|alternative|another|idea to|and|"
-                   r"type of|class of|family of|problem of|task of|question of|notion of|"
+                   r"type of|class of|family of|problem of|task of|question of|notion of|idea of|concept of|"
                    r"(?:the )?(?:systematic |formal |theoretical )?study of)"
                    r"\s*,?\s+|,\s*)+", re.I)
 
@@ -266,8 +266,9 @@ def purpose(after: str) -> str | None:
     if m:  # "3D-VLA by introducing a new family of embodied foundation models"
         return "= " + LEAD.sub("", phrase_end(m.group("rest")))
     m = re.match(r"(?:(?:which|that) (?P<modal>can |could |is able to |are able to )?)?(?:\w+ly )?(?P<verb>[a-z]+) (?P<rest>.+)", after)
-    if m and m.group("verb") not in GENERIC_VERB:
-        verb = m.group("verb")  # "which can discover X": a modal's verb is in its base form
+    if m and m.group("verb") not in GENERIC_VERB and not (m.group("verb")[:-1] in KINDS and not m.group("modal") and
+                                                          re.match(r"(?:for|of|in|on|with|to)\s", m.group("rest"))):
+        verb = m.group("verb")  # "which can discover X": a modal's verb is in its base form; "(TiC) benchmarks for X" names
         g = verb if verb.endswith("ing") else gerund(verb) if verb.endswith("s") or m.group("modal") else None
         if g and g not in ("being", "having", "using", "including", "resulting", "leading", "featuring",
                            "comprising", "containing", "consisting"):
