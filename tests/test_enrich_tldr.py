@@ -840,3 +840,14 @@ def test_overcoming_the_challenges_says_nothing_until_they_are_named():
                                            "limitations.")
     assert "back-reference" not in tldr_breaks("We present HOMER, a training-free scheme designed to overcome the "
                                                "limitations of context length in large language models.")
+
+
+def test_an_aside_between_dashes_comes_off_whole_and_a_lost_name_breaks_the_tldr():
+    assert lead_off("Inspired by selective attention in humans—the process through which people filter their "
+                    "perception based on their experiences, knowledge, and the task at hand—we introduce a "
+                    "parameter-efficient approach to filter visual stimuli.") == \
+        "We introduce a parameter-efficient approach to filter visual stimuli."
+    assert "back-reference" in tldr_breaks("We propose a novel merging algorithm for sparse mixtures of experts, "
+                                           "i.e., , which leverages routing statistics to guide expert merging.")
+    assert not tldr_breaks("We propose a mixture of receptive fields with different sizes, e.g., convolutions "
+                           "with different kernel sizes, for image classification.")

@@ -363,8 +363,8 @@ def tldr_breaks(tldr: str) -> list[str]:
 
 # a list cut after its first item: "three factors: (1) For ability modeling, ..." and no (2)
 _ONE_OF_A_LIST = re.compile(r"\b(?:two|three|four|five|six|several) [^:;.]{0,60}:\s*\((?:1|i|a)\)(?![^()]*\((?:2|ii|b)\))[^()]*$")
-# a name the markup took with it: "We introduce , which ..."
-_NAME_LOST = re.compile(r"\b(?:introduce|propose|present|develop|design|call|name|dub|term)(?:s|d|ed)?\s+[,.;:)]", re.I)
+# a name the markup took with it: "We introduce , which ...", "..., i.e., , which", "the algorithm, , is"
+_NAME_LOST = re.compile(r"\b(?:introduce|propose|present|develop|design|call|name|dub|term)(?:s|d|ed)?\s+[,.;:)]|\b(?:i\.e\.|e\.g\.|namely),\s+[,.;)]|\w,\s+,", re.I)
 # words that carry no content in a TL;DR: "We propose a simple but effective method X."
 _EMPTY_WORDS = STOP_WORDS | FILLER_WORDS | frozenset("""
 paper work study propose proposes proposed introduce introduces present presents develop

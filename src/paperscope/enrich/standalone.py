@@ -51,6 +51,9 @@ def strip_lead(s: str) -> str:
         m = _TO_THIS_END.match(s) or _BASED_WE.match(s)  # "To this end we develop X, ...": only the connective
     if m and _NO_START.match(s[m.end():]):  # the comma was inside the clause ("may not want to, or be ...")
         return s
+    if m and m.group().count("—") % 2:  # "Inspired by X—the process ..., knowledge, and Y—we introduce Z"
+        close = s.find("—", m.end())
+        return s[close + 1:].lstrip() if close > 0 and re.match(r"\s*we\b", s[close + 1:], re.I) else s
     return s[m.end():] if m else s
 
 

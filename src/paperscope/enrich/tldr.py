@@ -38,7 +38,10 @@ _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 def _drops_item(head: str) -> bool:
     m = _ANNOUNCED.search(head)
-    return bool(m) and m.group(2).count(", ") + 1 < _COUNTS[m.group(1).lower()]
+    if not m:
+        return False
+    marks = re.findall(r"(?:^|\s)\(?(?:[ivx]{1,3}|\d|[a-f])\)", m.group(2))  # "i) ..., ii) ...": items with clauses
+    return (len(marks) if marks else m.group(2).count(", ") + 1) < _COUNTS[m.group(1).lower()]
 
 
 def shorten(sentence: str, limit: int = MAX_CHARS) -> str:
@@ -47,7 +50,8 @@ def shorten(sentence: str, limit: int = MAX_CHARS) -> str:
     if len(sentence) <= limit:
         return sentence
     ends = [m.start() for m in _CLAUSE_END.finditer(sentence[:limit])]
-    ends = [e for e in ends if len(sentence[:e].split()) >= 8 and not _drops_item(sentence[:e])]
+    ends = [e for e in ends if len(sentence[:e].split()) >= 8 and not _drops_item(sentence[:e]) and
+            not re.search(r"\bnot only\b(?!.*\bbut\b)", sentence[:e])]  # "not only X" waits for "but also Y"
     if ends:
         return sentence[:ends[-1]].rstrip(" ,;:.") + "."
     cut = sentence[:limit].rsplit(" ", 1)[0].rstrip(",;:")
