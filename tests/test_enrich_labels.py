@@ -380,3 +380,14 @@ def test_a_kind_noun_after_a_name_is_no_verb_and_an_idea_of_x_is_x():
             "idea of spectrally transformed kernel regression for learning with unlabeled data. We prove that it is "
             "a principled and general approach.")
     assert not derive_facts(None, text)["label"].lower().startswith("idea of")
+
+
+def test_an_approach_to_a_noun_phrase_is_no_infinitive():
+    from paperscope.enrich.phrases import names_a_thing
+
+    assert names_a_thing("protein", " generative modeling by leveraging normal mode analysis")
+    assert not names_a_thing("learn", " generative modeling")
+    text = ("Protein generative models can design novel backbones with desired shapes. However, conditioning on "
+            "dynamical properties remains elusive. We present a new approach to protein generative modeling by "
+            "leveraging Normal Mode Analysis that enables us to capture dynamical properties too.")
+    assert "Proteining" not in derive_facts(None, text)["label"]

@@ -66,7 +66,8 @@ def names_a_thing(word: str, after: str) -> bool:
     a verb to make a gerund of (known verbs and "-ize / -ate / -ify" stay verbs: "to improve generalization")."""
     low = word.lower()
     verb_like = low in VERBS or (re.search(r"(?:i[sz]e|ate|ify)$", word) and low not in _ISE_NOUNS)
-    return not verb_like and bool(re.match(r"\s*[a-z]+(?:tion|ment|sis|ance|ence)\b", after))
+    return not verb_like and bool(re.match(r"\s*[a-z]+(?:tion|ment|sis|ance|ence)\b|\s*(?:[\w-]+\s+){0,2}(?:modell?ing|"
+                                           r"learning|design|reasoning|understanding|editing|planning|retrieval)\b", after))
 THAT = re.compile(r"^(?:that|how|why|when|whether|what)\s+", re.I)
 _VOWEL = set("aeiou")
 
