@@ -851,3 +851,15 @@ def test_an_aside_between_dashes_comes_off_whole_and_a_lost_name_breaks_the_tldr
                                            "i.e., , which leverages routing statistics to guide expert merging.")
     assert not tldr_breaks("We propose a mixture of receptive fields with different sizes, e.g., convolutions "
                            "with different kernel sizes, for image classification.")
+
+
+def test_a_promised_analysis_goes_on_with_its_first_finding_and_in_this_paper_is_said_once():
+    text = ("Chain of thought helps large language models on arithmetic. This work provides a theoretical "
+            "understanding of the power of chain of thought for decoder-only transformers through the lens of "
+            "expressiveness. We show that constant-depth transformers with constant-bit precision can only solve "
+            "problems in AC0 without chain of thought. Experiments confirm the theory.")
+    assert "We show that constant-depth transformers" in derive_facts(None, text)["tldr"]
+    text = ("Clustering with an oracle is common. In this paper, we provide a rigorous theoretical study of "
+            "clustering with noisy queries. In this paper, we provide the first information theoretic lower bound "
+            "on the number of queries for clustering with a noisy oracle.")
+    assert derive_facts(None, text)["tldr"].count("In this paper") <= 1

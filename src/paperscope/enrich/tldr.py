@@ -72,13 +72,21 @@ _ELABORATES = re.compile(r"^(?:(?:in|with) (?=our|the proposed))?(?:our|the prop
 
 
 def _studies(text: str) -> bool:
-    """Does the sentence only say what the authors study, not what they make or find?"""
-    return bool(PROBLEM.search(text)) and not CONTRIB.search(text) and not FINDING.search(text)
+    """Does the sentence only say what the authors study, not what they make or find ("This work
+    provides a theoretical understanding of X" promises a finding it does not state)?"""
+    return (bool(PROBLEM.search(text)) and not CONTRIB.search(text) and not FINDING.search(text)) or \
+        bool(_STUDY_NOUN.search(text))
+
+
+_STUDY_NOUN = re.compile(r"\b(?:we|this (?:paper|work|study))\s+(?:provide|offer|present|give|conduct|perform)s? "
+                         r"(?:an? |the )?(?:[\w-]+ ){0,2}(?:understanding|analysis|study|investigation|explanation|"
+                         r"examination|exploration) (?:of|on|into)\b", re.I)
 
 
 def _joined(text: str, nxt: str) -> str | None:
     """`text` followed by the sentence `nxt`, when the two fit a TL;DR and break none of its rules."""
-    longer = f"{text} {lead_off(nxt)}"
+    said = re.search(r"\bin this (?:paper|work|study)\b", text, re.I)  # said once is enough
+    longer = f"{text} {lead_off(nxt, keep_paper=not said)}"
     return longer if len(longer) <= MAX_CHARS and not tldr_breaks(longer) else None
 
 
