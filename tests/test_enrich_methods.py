@@ -200,3 +200,15 @@ def test_a_short_form_written_out_keeps_its_number_and_article():
     assert expand("quantizes an LLM", {"LLM": "large language model"}) == "quantizes a large language model"
     assert expand("a MoE layer", {"MoE": "Mixture of Experts"}) == "a Mixture of Experts layer"
     assert expand("a PCA step", {"PCA": "Principal Component Analysis"}) == "a Principal Component Analysis step"
+
+
+def test_a_dataset_the_paper_uses_and_the_benchmarks_it_is_evaluated_on_are_not_its_names():
+    from paperscope.enrich.methods import find_mentions
+
+    doc = Doc.of("We define a diffusion model for music generation and source separation. We train our model on "
+                 "Slakh2100, a standard dataset for musical source separation, and report competitive results.")
+    assert "Slakh2100" not in {m.name for m in find_mentions(doc, None)}
+    doc = Doc.of("We propose a Mixture Of Orthogonal Experts (MOORE) for multi-task reinforcement learning. We assess "
+                 "the effectiveness of our approach on two MTRL benchmarks, namely MiniGrid and MetaWorld.")
+    names = {m.name for m in find_mentions(doc, None)}
+    assert "MOORE" in names and "MiniGrid" not in names

@@ -244,6 +244,9 @@ def _called_names(c: _Collector, i: int, s: str) -> None:
             acr = re.match(r"\s*\((\S+?)\)", after)
             before = s[:m.start()]
             desc = describe.np_before(before) if rx is cue.CALLED else None
+            if re.search(r"\b(?:benchmarks|datasets|environments|baselines|suites|simulators)\s*,?\s*(?:namely|i\.e\.,?|"
+                         r"such as|including|like)?\s*$", before):
+                continue  # "on two MTRL benchmarks, namely MiniGrid and MetaWorld": what it is evaluated on
             if acr and is_coined(acr.group(1)) and len(name.split()) > 1:
                 rest = after[acr.end():]
                 c.add_with_conjuncts(acr.group(1), rest, i, m.end(), "called", long=name,
@@ -253,11 +256,17 @@ def _called_names(c: _Collector, i: int, s: str) -> None:
                                      desc=desc or describe.description(after))
 
 
+_USED_RESOURCE = re.compile(r"\s*,\s*(?:a|an|the)\s+(?:(?:standard|popular|widely[- ]used|well-known|common(?:ly used)?|"
+                            r"public(?:ly available)?|existing|classic(?:al)?|established|large-scale public)\s+)", re.I)
+
+
 def _apposed_names(c: _Collector, i: int, s: str) -> None:
     """A coined name in apposition to what it is."""
     for m in _APPOSED.finditer(s):
         tok = m.group(1)
         after = s[m.end():]
+        if _USED_RESOURCE.match(after):
+            continue  # "on Slakh2100, a standard dataset for X": a resource the paper uses
         if is_coined(tok) and cue.APPOS_KIND.match(re.sub(r"^\s*\([^()]*\)", "", after)) \
                 and not cue.BUILT_ON.search(s[:m.start()]) \
                 and not re.search(r"(?:^|\s)[A-Z][\w\-]*\s$", s[:m.start()]):  # Spectral DeTuning
