@@ -863,3 +863,12 @@ def test_a_promised_analysis_goes_on_with_its_first_finding_and_in_this_paper_is
             "clustering with noisy queries. In this paper, we provide the first information theoretic lower bound "
             "on the number of queries for clustering with a noisy oracle.")
     assert derive_facts(None, text)["tldr"].count("In this paper") <= 1
+
+
+def test_both_properties_the_previous_problem_and_our_claims_point_back():
+    for text in ("We show that both properties are strongly correlated with transferability and propose CWA to "
+                 "promote these two properties.",
+                 "We revisit the SRV evaluation, currently the only feasible method to alleviate the previous problem.",
+                 "We perform analysis on language models trained on TinyStories to support our claims."):
+        assert "back-reference" in tldr_breaks(text), text
+    assert not tldr_breaks("We show that flatness and closeness are both properties of good minima.")

@@ -279,9 +279,9 @@ _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitat
                         r"overcome|circumvent|mitigate|alleviate|resolve|solve)(?:es|s|ed|ing)? (?:the|all) (?:(?:above|aforementioned|identified|key|main|two|three)\s)?(?:challenges|issues|problems|"
                         r"limitations|difficulties|drawbacks|shortcomings|bottlenecks)\b(?! (?:of|in|for|that|posed|associated|arising|caused|faced|related|with|when|inherent|we|mentioned|above)\b)|"
                         r"\b(?:provide|propose|present|give|introduce|offer|develop|build)s? one\b(?! of\b)|"
-                        r"\bthe (?:first|second|third|former|latter) (?:challenge|problem|issue|question|limitation|"
+                        r"\bthe (?:first|second|third|former|latter|previous) (?:challenge|problem|issue|question|limitation|"
                         r"goal|aim|difficulty|gap)s?\b(?! (?:of|in|for|to|that)\b)|"
-                        r"\bboth the (?:[\w-]+ )+?(?:issues|problems|challenges|limitations|questions)\b|"
+                        r"\bboth the (?:[\w-]+ )+?(?:issues|problems|challenges|limitations|questions)\b|\b(?:both|these two) (?:properties|aspects|factors|components)\b(?! of\b)|"
                         r"\banother (?:[\w-]+ )?(?:algorithm|method|approach|model|variant|estimator|"
                         r"framework)\b|\btheir (?:conjecture|question|claim|hypothesis|open problem)\b|"
                         r"(?<=\S )as a (?:solution|remedy|fix)\b(?! (?:to|for)\b)|"
@@ -289,7 +289,7 @@ _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitat
                         r"^we (?:call|term|name|dub) (?:the|this) (?:result|resulting|combination|combined)\b|"
                         r"\bwe (?:do|did) so\b|\bour (?:conjecture|hypothesis|claim|intuition)\b(?!,? that\b| class)|"
                         r"^for (?:each|every|both|all) (?:of (?:the|these) )?(?:problems?|tasks?|settings?|cases?)\b|"
-                        r"^(?!our\b)[^.]*?\bour (?:results|problem|findings|observations)\b(?! (?:of|in|for|to|that)\b)",
+                        r"^(?!our\b)[^.]*?\bour (?:results|problem|findings|observations|claims|conclusions)\b(?! (?:of|in|for|to|that)\b)",
                         re.I)  # "In this paper, we do so by ...", "we put our conjecture to test", "For each problem, ..."  # "... as a solution." (an opening one comes off)
 
 
