@@ -391,3 +391,19 @@ def test_an_approach_to_a_noun_phrase_is_no_infinitive():
             "dynamical properties remains elusive. We present a new approach to protein generative modeling by "
             "leveraging Normal Mode Analysis that enables us to capture dynamical properties too.")
     assert "Proteining" not in derive_facts(None, text)["label"]
+
+
+def test_a_label_never_ends_on_an_adjective_waiting_for_its_noun_nor_leaves_a_verb_disagreeing():
+    from paperscope.enrich.phrases import coordinated
+    from paperscope.enrich.rules import label_breaks
+
+    for label in ("Layer-wise learning capabilities of neural networks during the transition from a standard",
+                  "Structured pruning to develop smaller large language models from pre-trained",
+                  "GLOW: density ratio for wherein online RL",
+                  "LightHGNN: bridging the gap between the Hypergraph Neural Networks"):
+        assert label_breaks(label), label
+    assert not label_breaks("Bridging the gap between theory and practice in reinforcement learning")
+    assert coordinated("transforming point-wise inputs into pseudo sequences and replaces the loss") == \
+        "transforming point-wise inputs into pseudo sequences and replacing the loss"
+    assert coordinated("collecting partially-observed normal and anomaly samples") == \
+        "collecting partially-observed normal and anomaly samples"

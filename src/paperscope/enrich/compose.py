@@ -19,7 +19,7 @@ from ..words import WORD_PART
 from .label_words import content_words
 from .methods import Mention, is_background
 from .noun_phrase import KINDS
-from .phrases import gerund
+from .phrases import coordinated, gerund
 from .problem import lower_first, stems, topic_ok
 from .rules import MAX_LABEL_CHARS, label_breaks
 from .text import Doc
@@ -120,11 +120,11 @@ def trim_front(text: str, verbs: frozenset[str]) -> str:
     m = _VERB_HEAD.match(text)
     if m and m.group("verb") in verbs and m.group("verb").endswith("s"):
         g = gerund(m.group("verb"))
-        return g + text[m.end():] if g else text
+        return coordinated(g + text[m.end():]) if g else text
     first, _, rest = text.partition(" ")
     if first in _BASE_VERBS and rest and not rest.startswith("and "):  # "recover the weights"
         g = gerund(first)
-        return f"{g} {rest}" if g else text
+        return coordinated(f"{g} {rest}") if g else text
     return text
 
 

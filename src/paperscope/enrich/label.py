@@ -248,7 +248,8 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
         first = [main] + [m for m in mentions if m is not main]
         alt = spelled_name(unframed(_derived(doc, first, tldr, limit, paper_type, keyphrases)), long_forms(doc.sentences))
         label = alt if alt.startswith(main.name + ": ") else label
-    return specific(label, tldr)
+    head, sep, body = label.rpartition(": ")
+    return specific(head + sep + ph.coordinated(body), tldr)  # "transforming X and replacing Y"
 
 
 def _dominant(doc: Doc, mentions: list[Mention]) -> Mention | None:

@@ -142,19 +142,29 @@ def drop_leading(text: str) -> str:
     return LEAD.sub("", text.strip())
 
 
+def coordinated(text: str) -> str:
+    """A gerund phrase whose later verbs agree: "transforming X and replaces Y" -> "transforming X
+    and replacing Y"."""
+    if not re.match(r"[A-Za-z]+ing\b", text):
+        return text
+    return re.sub(r"\b(and|or|then)( \w+ly)? ([a-z]+s)(?= (?!and\b|or\b)[\w(])",
+                  lambda m: f"{m.group(1)}{m.group(2) or ''} {gerund(m.group(3))}" if m.group(3) in VERB_S and gerund(m.group(3))
+                  else m.group(), text)
+
+
 def as_gerund_phrase(text: str) -> str:
     """`method to improve X` -> `improving X`; `reduces X` -> `reducing X`; else unchanged."""
     m = KIND_TO.match(text)
     if m and not names_a_thing(m.group("verb"), text[m.end():]):
         g = gerund(m.group("verb"))
         if g:
-            return g + text[m.end():]
+            return coordinated(g + text[m.end():])
     first = text.split(" ", 1)
     if len(first) == 2 and first[0].lower().endswith("s") and first[0].islower() and \
             first[0].lower() in VERB_S:
         g = gerund(first[0])
         if g:
-            return g + " " + first[1]
+            return coordinated(g + " " + first[1])
     return text
 
 

@@ -118,7 +118,7 @@ _OPEN_THAT = re.compile(r"\b(?:(?:under|with|on|from|of) the (?:assumption|hypot
 # "trade-off between the error", "the relationship", "a bidirectional link": one side of a pair;
 # "... enables neural networks to learn": an infinitive without its object; "permits the firing
 # rate" without what it permits it to do
-_HALF_PAIR = re.compile(r"\bbetween (?:the|a|an) (?:(?!\band\b)[^,;])*[^s\W]$|\bfor short$|"
+_HALF_PAIR = re.compile(r"\bbetween (?:the|a|an) (?:(?!\band\b)[^,;])*[^s\W]$|\bgaps? between (?:(?!\band\b)[^,;])*$|\bfor short$|"
                         r"\b(?:with|and|of|from) (?:notions|ideas|concepts|insights|tools|elements|aspects|principles)$|"
                         r"\bboth\b(?!.*\band\b)|"  # "in both online" (and what)
                         r"[=<>≤≥+*/^−-]$|"  # "... with notions" (from what), "... ||p-q||_1 ≥" (what)
@@ -217,7 +217,7 @@ _NOT_A_PHRASE = re.compile(r"^\w+ing (?:that|how|why|whether)\b|https?\b|www\.|\
                            r"\b(?:in terms|with respect|in front|as well|in order|such as|rather than|"
                            r"a focus|the number|a number|a (?:wide )?(?:range|variety|set|series|"
                            r"family|class)|the (?:use|case|form|problem))$|\s[A-Za-z]$|"
-                           r"\b(?:called|named|dubbed|termed)\b|^(?:method|approach|framework|algorithm|model|system): |"
+                           r"\b(?:called|named|dubbed|termed)\b|^(?:method|approach|framework|algorithm|model|system): |\b(?:for|of|in|to|with) (?:wherein|whereby)\b|"
                            r": (?:differing|unlike|compared|different)\b|\b(?:by|via|through|while|without) (?:proving|"
                            r"showing|using|leveraging|exploiting|introducing|developing|combining|incorporating|"
                            r"utili[sz]ing|employing|applying|exploring|designing|adding|making|taking|considering)$", re.I)

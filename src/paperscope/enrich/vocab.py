@@ -100,7 +100,8 @@ ingredient incident determinant
 # adjectives without an adjective's ending ("extracts precise"), and a count or scale in front of
 # a noun ("for two-component", "using a multi-stage"): modifiers still waiting for their noun
 _PLAIN_ADJECTIVES = frozenset("precise sparse dense diverse concise intricate adequate "
-                              "appropriate".split())
+                              "appropriate standard smooth pre-trained pretrained large-scale small-scale real-world "
+                              "state-of-the-art off-the-shelf fine-grained coarse-grained".split())
 _COUNTED = re.compile(r"(?:one|two|three|four|five|six|multi|single|dual|many|few)-[a-z]+(?<!s)")
 
 
@@ -110,7 +111,7 @@ def is_modifier(word: str) -> bool:
     low = word.rsplit("-", 1)[-1]
     if not word.islower():
         return False
-    if low in _PLAIN_ADJECTIVES or _COUNTED.fullmatch(word):
+    if low in _PLAIN_ADJECTIVES or word in _PLAIN_ADJECTIVES or _COUNTED.fullmatch(word):
         return True
     return bool(ADJ_END.search(low)) and low not in ADJ_NOUNS and \
         not low.endswith(("ment", "gradient", "descent"))  # "subgradient", "gradientdescent"
