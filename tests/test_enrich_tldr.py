@@ -872,3 +872,20 @@ def test_both_properties_the_previous_problem_and_our_claims_point_back():
                  "We perform analysis on language models trained on TinyStories to support our claims."):
         assert "back-reference" in tldr_breaks(text), text
     assert not tldr_breaks("We show that flatness and closeness are both properties of good minima.")
+
+
+def test_an_opening_clause_with_a_comma_inside_comes_off_and_closing_remarks_and_the_question_say_nothing():
+    assert lead_off("To learn to explore in complex, high-dimensional environments, we propose a novel RL "
+                    "objective.") == "We propose a novel RL objective."
+    assert lead_off("In that regard, we propose a novel measure.") == "We propose a novel measure."
+    text, _ = rewrite("In this paper, we address the question by studying the necessity of high-pass information.")
+    assert text == "We study the necessity of high-pass information."
+    assert "back-reference" in tldr_breaks("We call the new method TPL. TPL outperforms strong baselines.")
+    assert "back-reference" in tldr_breaks("We propose to tackle the research question from the perspective of "
+                                           "detection difficulty.")
+    assert "back-reference" not in tldr_breaks("We study the question of whether transformers can count.")
+    assert "thin" in tldr_breaks("In this paper, we propose a new direction.")
+    text = ("Time series are hard to reconstruct. An interpretable sparse system identification method that needs "
+            "no training through back-propagation is proposed in this study. It integrates knowledge-based and "
+            "data-driven approaches. This study may shed some light onto the realm of time series reconstruction.")
+    assert "shed some light" not in derive_facts(None, text)["tldr"]

@@ -286,7 +286,7 @@ _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitat
                         r"framework)\b|\btheir (?:conjecture|question|claim|hypothesis|open problem)\b|"
                         r"(?<=\S )as a (?:solution|remedy|fix)\b(?! (?:to|for)\b)|"
                         r"\bthe (?:[\w-]+ ){1,2}above\b(?! (?:the|a|an|\d|\w+ly)\b)|"
-                        r"^we (?:call|term|name|dub) (?:the|this) (?:result|resulting|combination|combined)\b|"
+                        r"^we (?:call|term|name|dub) (?:the|this|our) (?:result|resulting|combination|combined|new|proposed)\b|\bthe (?:research |central |main |key )?question\b(?! (?:of|whether|how|what|why|that|is|:)|:)|"
                         r"\bwe (?:do|did) so\b|\bour (?:conjecture|hypothesis|claim|intuition)\b(?!,? that\b| class)|"
                         r"^for (?:each|every|both|all) (?:of (?:the|these) )?(?:problems?|tasks?|settings?|cases?)\b|"
                         r"^(?!our\b)[^.]*?\bour (?:results|problem|findings|observations|claims|conclusions)\b(?! (?:of|in|for|to|that)\b)",
@@ -300,7 +300,7 @@ _REF_HINTS = ("this", "these", "those", "such", "above", "former", "latter", "sa
               "the hyp", "the con", "the lem", "the fir", "the sec", "the thi", "the lat", "the for", " one",
               "do so", "did so", "our con", "our hyp", "our cl", "our int", "for ", "our res", "our pro",
               "our fin", "our obs", "we call", "we term", "we name", "we dub", "overcom", "circumv", "addres", "tackl",
-              "mitigat", "alleviat", "resolv", "solv")
+              "mitigat", "alleviat", "resolv", "solv", "questi")
 
 
 @lru_cache(maxsize=256)
@@ -370,7 +370,7 @@ _EMPTY_WORDS = STOP_WORDS | FILLER_WORDS | frozenset("""
 paper work study propose proposes proposed introduce introduces present presents develop
 develops design designs new novel simple effective efficient yet method methods approach
 approaches algorithm algorithms framework model models solution technique called named termed
-general generic first developed provide provides offer offers
+general generic first developed provide provides offer offers direction perspective step steps take takes
 """.split())
 
 

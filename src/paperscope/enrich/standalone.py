@@ -17,7 +17,7 @@ from .vocab import VERBS, is_modifier
 # off up to its comma; a connective word may stand without one ("Specifically we ...").
 _LEAD_CLAUSE = re.compile(
     r"^(?:(?:(?:to|in order to) [^,]{2,120}|towards? (?:this|that) end|in (?:response|light of|"
-    r"(?:stark |sharp )?contrast|this (?:context|setting|regard))[^,]{0,80}|regarding [^,]{2,80}|"
+    r"(?:stark |sharp )?contrast|(?:this|that) (?:context|setting|regard))[^,]{0,80}|regarding [^,]{2,80}|"
     r"(?:motivated|inspired|guided|driven) by [^,]{2,160}|(?:building|based) (?:on|upon) [^,]{2,120}|"
     r"on the basis of [^,]{2,80}|in doing so|as an? alternative(?: to [^,]{2,80})?|"
     r"from (?:this|these|that) [^,]{1,60}|given (?:this|these|that) [^,]{1,60}|with (?:this|these) "
@@ -51,6 +51,9 @@ def strip_lead(s: str) -> str:
         m = _TO_THIS_END.match(s) or _BASED_WE.match(s)  # "To this end we develop X, ...": only the connective
     if m and _NO_START.match(s[m.end():]):  # the comma was inside the clause ("may not want to, or be ...")
         return s
+    rest = re.match(r"[^,;]{1,60},\s+(?=we\b)", s[m.end():]) if m and not s[m.end():m.end() + 3].lower() == "we " else None
+    if rest:  # "To learn X in complex, high-dimensional environments, we propose": the clause held a comma
+        return s[m.end() + rest.end():]
     if m and m.group().count("—") % 2:  # "Inspired by X—the process ..., knowledge, and Y—we introduce Z"
         close = s.find("—", m.end())
         return s[close + 1:].lstrip() if close > 0 and re.match(r"\s*we\b", s[close + 1:], re.I) else s
@@ -99,7 +102,7 @@ def self_contained(sentence: str) -> str:
 _BY_DOING = re.compile(r"^(we|this (?:paper|work)) (?:(?:\w+ (?:to )?)?(?:address|tackle|solve|overcome|mitigate|"
                        r"alleviate|resolve|remedy|rectify|fix|fill|bridge|handle|close|circumvent)(?:es|s)? (?:this|these|"
                        r"those|such|the above|the aforementioned|both|the(?= (?:\w+ )?(?:challenges?|issues?|problems?|"
-                       r"limitations?|difficult(?:y|ies)|drawbacks?|shortcomings?|bottlenecks?) by\b))(?: [\w-]+){1,9}?|(?:give|provide|offer)s? an? "
+                       r"limitations?|difficult(?:y|ies)|drawbacks?|shortcomings?|bottlenecks?|questions?) by\b))(?: [\w-]+){1,9}?|(?:give|provide|offer)s? an? "
                        r"(?:affirmative|positive|partial|definitive) answer(?: to (?:this|these|the|that)(?: [\w-]+){1,6}?)?)"
                        r" by ([a-z]+)ing\b", re.I)
 # "We formalize this framework and utilize it to construct X" -> "We construct X"

@@ -194,6 +194,8 @@ def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[fl
             quality -= 1.5
     if _BARE_VARIABLE.search(text):  # "if $M$ is a multi-layer network": notation the TL;DR never defines
         quality -= 1.0
+    if _CLOSING.search(text):  # "This study may shed some light onto X": a closing remark
+        quality -= 3.0
     if kept < 1.0 and not thin:
         whole = _after_antecedent(doc, i, feats)
         if whole:
@@ -201,6 +203,7 @@ def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[fl
     return quality, text
 
 
+_CLOSING = re.compile(r"\bshed(?:s)? (?:\w+ )?light\b|\bpave[sd]? the way\b|\bopens? (?:up )?(?:new )?(?:avenues|doors)\b", re.I)
 _CUT_HARD = 0.65  # a rewrite that keeps less of the sentence than this leaves only its opening words
 
 
