@@ -889,3 +889,18 @@ def test_an_opening_clause_with_a_comma_inside_comes_off_and_closing_remarks_and
             "no training through back-propagation is proposed in this study. It integrates knowledge-based and "
             "data-driven approaches. This study may shed some light onto the realm of time series reconstruction.")
     assert "shed some light" not in derive_facts(None, text)["tldr"]
+
+
+def test_position_indices_make_no_position_paper_and_display_mathematics_makes_no_tldr():
+    from paperscope.enrich.position import is_position
+
+    pose = ("Large language models are trained with a fixed context size. We believe that extending it cheaply "
+            "matters, and propose Positional Skip-wise training (PoSE), which manipulates the position indices "
+            "within a fixed context window, and adjusts the position indices of each chunk. Experiments show it "
+            "extends LLaMA to 128k tokens.")
+    assert not is_position(pose)
+    text = ("We revisit the complexity of quantum PAC learning. We show that with a natural extension of the "
+            "definition of quantum PAC learning, we can achieve a generic advantage in quantum learning. To be "
+            "precise, for any concept class of VC dimension d, we show there is a quantum PAC learner with sample "
+            "complexity \\[O\\left(\\frac{1}{\\sqrt{\\epsilon}}\\right). \\]{Up} to polylogarithmic factors.")
+    assert "\\[" not in derive_facts(None, text)["tldr"]

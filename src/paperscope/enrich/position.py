@@ -22,7 +22,8 @@ _POSITION_CUES = [(w, re.compile(rx), "(?-i:" in rx) for w, rx in (
     (2.2, r"\bwe (?:\w+ )?(?:argue|contend|posit|believe|caution)\b|"
           r"\b(?:paper|work|piece|essay) (?:argues|contends)\b"),
     (2.1, r"\badvocat\w+|\burg(?:e|es)\b|\bcalls? (?:for|on|to action)\b"),
-    (2.1, r"\bposition\b|\bperspective\b|\bessay\b|\bpiece\b"),
+    (2.1, r"\bposition\b(?! (?:embeddings?|encodings?|ind(?:ex|ices)|ids?|bias|information|interpolation|"
+          r"of (?:the|each|a|an|tokens?|objects?))\b)|\bperspective\b|\bessay\b|\bpiece\b"),  # not "position indices"
     (0.5, r"\bshould\b"),
     (1.5, r"\b(?:research|ml|ai|machine learning|scientific) communit\w+"),
     (2.0, r"\bfuture (?:research|directions?)\b|\bresearch (?:agenda|directions?)\b|"

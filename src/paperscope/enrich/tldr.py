@@ -156,6 +156,10 @@ def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[fl
             text, kept = alt, alt_kept
     text = shorten(text)
     broken = tldr_breaks(text)
+    if _CLOSING.search(text) and not CONTRIB.search(text):  # "This study may shed some light onto X": a closing remark
+        score -= 3.0
+    if _LATEX.search(text):  # "\[{O}\left(\frac{1}{\sqrt{\epsilon}} ...\]": display mathematics, no sentence
+        score -= 3.0
     quality = score - 6.0 * len(broken) - 2.0 * (1.0 - kept)
     thin = "thin" in broken or kept < 0.65 or (len(text) < 160 and names_only(text))
     nxt = doc.sentences[i + 1] if i + 1 < len(doc.sentences) else ""
@@ -194,8 +198,6 @@ def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[fl
             quality -= 1.5
     if _BARE_VARIABLE.search(text):  # "if $M$ is a multi-layer network": notation the TL;DR never defines
         quality -= 1.0
-    if _CLOSING.search(text):  # "This study may shed some light onto X": a closing remark
-        quality -= 3.0
     if kept < 1.0 and not thin:
         whole = _after_antecedent(doc, i, feats)
         if whole:
@@ -204,6 +206,7 @@ def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[fl
 
 
 _CLOSING = re.compile(r"\bshed(?:s)? (?:\w+ )?light\b|\bpave[sd]? the way\b|\bopens? (?:up )?(?:new )?(?:avenues|doors)\b", re.I)
+_LATEX = re.compile(r"\\\[|\\\]|\$\$|\\begin\{")  # display mathematics
 _CUT_HARD = 0.65  # a rewrite that keeps less of the sentence than this leaves only its opening words
 
 
