@@ -407,3 +407,11 @@ def test_a_label_never_ends_on_an_adjective_waiting_for_its_noun_nor_leaves_a_ve
         "transforming point-wise inputs into pseudo sequences and replacing the loss"
     assert coordinated("collecting partially-observed normal and anomaly samples") == \
         "collecting partially-observed normal and anomaly samples"
+
+
+def test_simple_waits_for_its_noun():
+    from paperscope.enrich.rules import label_breaks
+
+    assert label_breaks("Python package with simple")
+    assert label_breaks("Python package with simple for calibration measures and reliability diagrams")
+    assert not label_breaks("Simple baselines for image restoration")

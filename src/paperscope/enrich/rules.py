@@ -217,7 +217,7 @@ _NOT_A_PHRASE = re.compile(r"^\w+ing (?:that|how|why|whether)\b|https?\b|www\.|\
                            r"\b(?:in terms|with respect|in front|as well|in order|such as|rather than|"
                            r"a focus|the number|a number|a (?:wide )?(?:range|variety|set|series|"
                            r"family|class)|the (?:use|case|form|problem))$|\s[A-Za-z]$|"
-                           r"\b(?:called|named|dubbed|termed)\b|^(?:method|approach|framework|algorithm|model|system): |\b(?:for|of|in|to|with) (?:wherein|whereby)\b|"
+                           r"\b(?:called|named|dubbed|termed)\b|^(?:method|approach|framework|algorithm|model|system): |\b(?:for|of|in|to|with) (?:wherein|whereby)\b|\b(?:with|of|for) (?:simple|novel|new|efficient|effective|general) (?:for|of|to|in|on)\b|"
                            r": (?:differing|unlike|compared|different)\b|\b(?:by|via|through|while|without) (?:proving|"
                            r"showing|using|leveraging|exploiting|introducing|developing|combining|incorporating|"
                            r"utili[sz]ing|employing|applying|exploring|designing|adding|making|taking|considering)$", re.I)
