@@ -41,7 +41,7 @@ FINDING = re.compile(_WHO + r"(?:show|prove|demonstrate|find|argue|establish|der
                       r"characteri[sz]e|reveal|provide|give|obtain|extend|generali[sz]e|apply|adapt|"
                       r"improve|reformulate|cast|frame|recast|combine|leverage|use|employ|exploit|"
                       r"initiate|settle|resolve|solve|unify|bridge|connect|relate|model|learn|train|"
-                      r"answer|discover|observe|uncover|pinpoint|highlight)(?:s|es|d|ed)?\b", re.I)
+                      r"answer|discover|observe|uncover|pinpoint|highlight|quantif(?:y|ie))(?:s|es|d|ed)?\b", re.I)
 NEED_TO = re.compile(r"\bwe (?:\w+ )?(?:need|want|wish|have|aim|seek|try|hope) to\b", re.I)
 FOUND = re.compile(_WHO + r"found\b", re.I)  # a finding to join, not a sentence to score up
 # the authors naming their problem: less than a finding, more than background
