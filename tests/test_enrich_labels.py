@@ -415,3 +415,10 @@ def test_simple_waits_for_its_noun():
     assert label_breaks("Python package with simple")
     assert label_breaks("Python package with simple for calibration measures and reliability diagrams")
     assert not label_breaks("Simple baselines for image restoration")
+
+
+def test_an_adjective_after_to_be_is_a_predicate_not_a_cut():
+    text = ("Generative models map a source distribution to a target manifold. We propose a new approach for "
+            "generative modeling based on training a neural network to be idempotent. An idempotent operator can be "
+            "applied sequentially without changing the result beyond the initial application.")
+    assert derive_facts(None, text)["label"].endswith("to be idempotent")

@@ -161,8 +161,8 @@ def _checked(label: str | None) -> str | None:
                                                      r"for|to|with|by)\b", label):  # "of the in the"
         return None
     body = label.split(": ", 1)[-1]
-    if is_modifier(body.rsplit(" ", 1)[-1]):
-        return None  # "Adam-atan2: numerically stable": a modifier waiting for its noun
+    if is_modifier(body.rsplit(" ", 1)[-1]) and not re.search(r"\b(?:be|is|are|become|remain)s? (?:\w+ly )?\S+$", body):
+        return None  # "Adam-atan2: numerically stable": a modifier waiting for its noun ("to be idempotent" is said)
     return label if reads_as_title(body, "intro", VERBS_S, named=": " in label) else None
 
 
