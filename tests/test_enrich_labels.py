@@ -422,3 +422,11 @@ def test_an_adjective_after_to_be_is_a_predicate_not_a_cut():
             "generative modeling based on training a neural network to be idempotent. An idempotent operator can be "
             "applied sequentially without changing the result beyond the initial application.")
     assert derive_facts(None, text)["label"].endswith("to be idempotent")
+
+
+def test_a_parenthesis_that_is_mathematics_is_no_aside():
+    from paperscope.enrich.problem import PAREN
+
+    assert PAREN.sub("", "a residual branch scale of 1/√(depth) with μP") == "a residual branch scale of 1/√(depth) with μP"
+    assert PAREN.sub("", "graph neural networks (GNNs) for molecules") == "graph neural networks for molecules"
+    assert PAREN.sub("", "the group E(3)") == "the group E(3)"

@@ -16,8 +16,8 @@ from .vocab import VERBS
 
 # an aside in parentheses or brackets, and a connective or framing clause opening a sentence:
 # both are cut before a sentence's words become a label or a problem
-PAREN = re.compile(r"\s*(?:(?<!\b[A-Z])(?<!\b[A-Z]{2})(?<!\b[A-Z]{3})\([^()]{0,80}\)|\((?!\w{1,2}\))[^()]{0,80}\))|"
-                   r"\s*\[[^\[\]]{0,80}\]")  # "E(3)", "SE(3)", "O(n)" are names, not asides
+PAREN = re.compile(r"\s*(?<![√∛^_/=+*−])(?:(?<!\b[A-Z])(?<!\b[A-Z]{2})(?<!\b[A-Z]{3})\([^()]{0,80}\)|\((?!\w{1,2}\))[^()]{0,80}\))|"
+                   r"\s*\[[^\[\]]{0,80}\]")  # "E(3)", "SE(3)", "O(n)" are names, "1/√(depth)" mathematics, not asides
 OPENER = re.compile(
     r"^(?:(?:in|with) this (?:paper|work|study|note)|here|to (?:this|that) end|"
     r"(?:to|in order to) (?:address|tackle|overcome|fill|bridge|solve|mitigate|remedy|"
