@@ -45,7 +45,7 @@ LEAD = re.compile(r"^(?:(?:a|an|the|two|three|several|novel|new|simple(?:,? (?:b
                    r"yet|highly|very|general|generic|principled|unified|powerful|flexible|"
                    r"lightweight|versatile|straightforward|our|first(?: known| ever)?|for the first time,?|so-called|carefully|"
                    r"innovative|elegant|designed|crafted|simple yet effective|both|kind of|"
-                   r"different|alternative|another|idea to|and|"
+                   r"different|alternative|another|idea to|and|(?:first |important |significant |major )?step (?:forward )?(?:for|towards?|in)|"
                    r"type of|class of|family of|problem of|task of|question of|notion of|idea of|concept of|"
                    r"(?:the )?(?:systematic |formal |theoretical )?study of)"
                    r"\s*,?\s+|,\s*)+", re.I)
@@ -103,6 +103,8 @@ _SPACE_PUNCT = re.compile(r"\s+([,;:])")
 
 def tidy(text: str) -> str:
     text = _SPACES.sub(" ", PAREN.sub("", text)).strip(" ,;:.-")
+    text = re.sub(r",\s(?:for (?:instance|example)|e\.g\.),?(?=\s)|\s(?:for (?:instance|example)|e\.g\.),(?=\s)", "",
+                  text)  # "to model, for instance, Euclidean costs"; "for instance retrieval" is a task
     text = _THAT_IS.sub("", text)
     text = _THAT_CAPABLE.sub("", text)  # "approach that is capable of attacking X" -> "approach capable of ..."
     text = _THAT_ABLE.sub(lambda m: f"{m.group(1)} {third_person(m.group(3)) if m.group(2) == 'is' else m.group(3)}",

@@ -50,7 +50,7 @@ LEAD = re.compile(r"^(?:(?:a|an|the|two|three|several|novel|new|simple|simple ye
                   r"(?:the )?(?:problem|task|challenge|question|issue) of)\s+)+", re.I)
 KIND_TO = re.compile(r"^(?:method|approach|framework|technique|"
                      r"strategy|scheme|algorithm|procedure|pipeline|recipe|way|mechanism|"
-                     r"paradigm|solution|system|model|tool)s?\s+(?:\w+\s+)?(?:to|that|which)\s+"
+                     r"paradigm|solution|system|model|tool|direction|avenue)s?\s+(?:\w+\s+)?(?:to|that|which)\s+"
                      r"(?:(?:can|could|is able to|helps?|aims? to|allows? (?:us )?to|"
                      r"enables? (?:us )?to|effectively|efficiently|directly|automatically|"
                      r"further|significantly|simultaneously)\s+)*(?P<verb>[a-z]+)\b", re.I)
