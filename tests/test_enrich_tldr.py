@@ -902,3 +902,12 @@ def test_position_indices_make_no_position_paper_and_display_mathematics_makes_n
             "precise, for any concept class of VC dimension d, we show there is a quantum PAC learner with sample "
             "complexity \\[O\\left(\\frac{1}{\\sqrt{\\epsilon}}\\right). \\]{Up} to polylogarithmic factors.")
     assert "\\[" not in derive_facts(None, text)["tldr"]
+
+
+def test_our_approach_opening_a_tldr_points_at_nothing_and_a_direction_that_vs_x_is_ving_x():
+    from paperscope.enrich.compose import unframed
+
+    assert "back-reference" in tldr_breaks("Our approach employs two key techniques: targeted structured pruning and "
+                                           "dynamic batch loading.")
+    assert unframed("Direction that leverages constrained decoding for label projection") == \
+        "Leveraging constrained decoding for label projection"

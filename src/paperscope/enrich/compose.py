@@ -19,7 +19,7 @@ from ..words import WORD_PART
 from .label_words import content_words
 from .methods import Mention, is_background
 from .noun_phrase import KINDS
-from .phrases import coordinated, gerund
+from .phrases import VERB_S as VERB_S_WORDS, coordinated, gerund
 from .problem import lower_first, stems, topic_ok
 from .rules import MAX_LABEL_CHARS, label_breaks
 from .text import Doc
@@ -181,9 +181,17 @@ _FRAMED = re.compile(r"^(?:(?:studying|the|a|an|more|general|basic|canonical|rel
                      r"(?P<rest>(?!(?:the|a|an|this|these|such|which|how|whether)\b)\S+(?: \S+){2,})$", re.I)
 
 
+_WAY_THAT = re.compile(r"^(?:new |novel )?(?:direction|avenue|way|perspective|line of work) that (?P<verb>[a-z]+s) ", re.I)
+
+
 def unframed(label: str) -> str:
     """"Sparse mean estimation in the presence of adversarial outliers" for "Algorithmic problem of
     sparse mean estimation in ...": the frame says nothing a title needs."""
+    way = _WAY_THAT.match(label)
+    if way and ": " not in label and way.group("verb") in VERB_S_WORDS and gerund(way.group("verb")):
+        out = coordinated(f"{gerund(way.group('verb'))} {label[way.end():]}")  # "Direction that leverages X"
+        out = out[:1].upper() + out[1:]
+        return out if not label_breaks(out) else label
     m = _FRAMED.match(label)
     if not m or ": " in label:
         return label
