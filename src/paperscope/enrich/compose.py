@@ -120,11 +120,11 @@ def trim_front(text: str, verbs: frozenset[str]) -> str:
     m = _VERB_HEAD.match(text)
     if m and m.group("verb") in verbs and m.group("verb").endswith("s"):
         g = gerund(m.group("verb"))
-        return coordinated(g + text[m.end():]) if g else text
+        return g + text[m.end():] if g else text
     first, _, rest = text.partition(" ")
     if first in _BASE_VERBS and rest and not rest.startswith("and "):  # "recover the weights"
         g = gerund(first)
-        return coordinated(f"{g} {rest}") if g else text
+        return f"{g} {rest}" if g else text
     return text
 
 

@@ -50,7 +50,7 @@ LEAD = re.compile(r"^(?:(?:a|an|the|two|three|several|novel|new|simple|simple ye
                   r"(?:the )?(?:problem|task|challenge|question|issue) of)\s+)+", re.I)
 KIND_TO = re.compile(r"^(?:method|approach|framework|technique|"
                      r"strategy|scheme|algorithm|procedure|pipeline|recipe|way|mechanism|"
-                     r"paradigm|solution|system|model|tool|direction|avenue)s?\s+(?:\w+\s+)?(?:to|that|which)\s+"
+                     r"paradigm|solution|system|model|tool)s?\s+(?:\w+\s+)?(?:to|that|which)\s+"
                      r"(?:(?:can|could|is able to|helps?|aims? to|allows? (?:us )?to|"
                      r"enables? (?:us )?to|effectively|efficiently|directly|automatically|"
                      r"further|significantly|simultaneously)\s+)*(?P<verb>[a-z]+)\b", re.I)
@@ -158,13 +158,13 @@ def as_gerund_phrase(text: str) -> str:
     if m and not names_a_thing(m.group("verb"), text[m.end():]):
         g = gerund(m.group("verb"))
         if g:
-            return coordinated(g + text[m.end():])
+            return g + text[m.end():]
     first = text.split(" ", 1)
     if len(first) == 2 and first[0].lower().endswith("s") and first[0].islower() and \
             first[0].lower() in VERB_S:
         g = gerund(first[0])
         if g:
-            return coordinated(g + " " + first[1])
+            return g + " " + first[1]
     return text
 
 
