@@ -292,7 +292,7 @@ def test_a_participle_after_an_adverb_ends_a_phrase_that_is_too_long():
     text = ("Temporal-difference methods mix returns of many lengths. We propose the Ω-return as an alternative to "
             "the λ-return currently used by the TD(λ) family of algorithms and by eligibility-trace methods. It "
             "accounts for correlations between returns.")
-    assert label_of(text) == "Ω-return as an alternative to the λ-return"
+    assert label_of(text) == "Ω-return: alternative to the λ-return"  # "as an alternative" describes it
 
 
 def test_what_a_tool_is_used_for_labels_a_paper_that_makes_nothing():

@@ -436,3 +436,27 @@ def test_a_step_forward_for_x_is_x():
     text = ("Image denoisers are powerful priors. This work offers a step forward for solving inverse problems by "
             "enabling the use of powerful pre-trained restoration models as priors. We show results on deblurring.")
     assert not derive_facts(None, text)["label"].lower().startswith("step")
+
+
+def test_a_label_never_ends_on_a_compound_modifier_an_unfinished_reference_or_wrt():
+    for label in ("TorchRL: control library for PyTorch that provides well-integrated",
+                  "FIGA: dataset that pairs initial responses and the corresponding",
+                  "Network embedding whose dimension grows exponentially w.r.t",
+                  "DreamClean: method that needs no degradation prior but yields high-fidelity",
+                  "WizardLM: avenue for creating instruction data with varying levels",
+                  "Magic123: two-stage approach for image-based"):
+        assert "dangling" in label_breaks(label), label
+    assert "dangling" not in label_breaks("TorchRL: control library for PyTorch")
+
+
+def test_a_named_label_whose_description_is_a_clause_with_a_modal_verb_is_no_title():
+    assert "fragment" in label_breaks("FIGA: loss function can leverage fine-grained quality signals")
+    assert "fragment" not in label_breaks("FedInverse: evaluating whether the global model can be inverted")
+    assert "fragment" not in label_breaks("Position: The fairness of predictions should be judged in context")
+    assert "fragment" not in label_breaks("Hierarchical priors can compensate for data shortage")
+
+
+def test_a_name_described_with_as_a_keeps_its_name_and_a_hyphenated_name_is_no_claim():
+    text = ("Forecasting under domain shift is hard. We propose Feature-aligned N-BEATS as a domain-generalized time "
+            "series forecasting model. It aligns the stacks of N-BEATS with a Sinkhorn divergence.")
+    assert derive_facts(None, text)["label"] == "Feature-aligned N-BEATS: domain-generalized time series forecasting model"

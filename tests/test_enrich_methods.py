@@ -212,3 +212,29 @@ def test_a_dataset_the_paper_uses_and_the_benchmarks_it_is_evaluated_on_are_not_
                  "the effectiveness of our approach on two MTRL benchmarks, namely MiniGrid and MetaWorld.")
     names = {m.name for m in find_mentions(doc, None)}
     assert "MOORE" in names and "MiniGrid" not in names
+
+
+def test_capitalised_words_set_off_after_the_intro_verb_or_the_kind_are_the_papers_name():
+    from paperscope.enrich.methods import find_mentions
+
+    def names(text: str) -> set[str]:
+        return {m.name for m in find_mentions(Doc.of(text), None)}
+
+    assert "Neural Spectral Methods" in names(
+        "We present Neural Spectral Methods, a technique to solve parametric differential equations with spectral bases.")
+    assert "Least Volume" in names(
+        "This paper introduces Least Volume---a simple regularization that reduces the latent dimensions of an "
+        "autoencoder.")
+    assert "Prompt Risk Control" in names(
+        "We propose a lightweight framework, Prompt Risk Control, for selecting a prompt with upper bounds on risk.")
+    # a side contribution in capitalised words is not the paper's name; neither is a run of common words
+    assert not names("Additionally, we propose the Adaptive Memory Allocator, a memory manager trained by "
+                     "reinforcement learning.")
+    assert not names("We present Deep Learning, a review of the field for newcomers.")
+
+
+def test_latex_dashes_braces_and_reference_links_read_as_text():
+    doc = Doc.of("We study three settings---offline, online and hybrid---with the Weisfeiler--Leman test. "
+                 "We propose {Scaling Laws of Rotary Extrapolation} for sets {A, B} after [Blum & Mansour][1].")
+    assert doc.sentences[0] == "We study three settings — offline, online and hybrid — with the Weisfeiler–Leman test."
+    assert doc.sentences[1] == "We propose Scaling Laws of Rotary Extrapolation for sets {A, B} after Blum & Mansour."

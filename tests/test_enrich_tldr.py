@@ -911,3 +911,19 @@ def test_our_approach_opening_a_tldr_points_at_nothing_and_a_direction_that_vs_x
                                            "dynamic batch loading.")
     assert unframed("Direction that leverages constrained decoding for label projection") == \
         "Leveraging constrained decoding for label projection"
+
+
+def test_a_short_tldr_goes_on_when_the_next_sentence_says_what_the_new_thing_is():
+    text = ("Comparing predicted and target meshes remains an open problem. To address this, we propose a novel metric "
+            "for learning mesh deformation. The metric is a sliced Wasserstein distance between meshes seen as "
+            "probability measures. Experiments on shape datasets show gains.")
+    assert tldr(text) == ("We propose a novel metric for learning mesh deformation. The metric is a sliced Wasserstein "
+                          "distance between meshes seen as probability measures.")
+    announced = ("Reasoning benchmarks are saturated. We introduce MuSR, a dataset for evaluating language models on "
+                 "multistep soft reasoning. This dataset has two crucial features. Experiments show gaps.")
+    assert not tldr(announced).endswith("two crucial features.")
+
+
+def test_after_that_and_more_particularly_are_connectives_a_tldr_drops():
+    assert lead_off("After that, we propose a unified framework.") == "We propose a unified framework."
+    assert lead_off("More particularly, we present a robust optimizer.") == "We present a robust optimizer."

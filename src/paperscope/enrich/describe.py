@@ -15,7 +15,7 @@ GENERIC_LEAD = re.compile(
 GENERIC_KIND = re.compile(r"^(?:framework|method|approach|technique|strategy|scheme|paradigm|"
                           r"pipeline|solution)s?\s+(?:for|to|that|which)\s+", re.I)
 DESC_END = re.compile(r",|;|\.(?:\s|$)|\s(?:that|which|who|where|to|by|based on|with|"
-                      r"using|via|and achieves)\b|\s\(")
+                      r"using|via|and achieves|(?:currently|commonly|widely|typically|usually|often) used)\b|\s\(")
 RELATIVE = re.compile(r"^\s*(?:\([^()]*\)\s*)?,?\s*(?:(?:a|an|the)\s+(?:[\w\-]+\s+){0,4}?)?"
                       r"(?:that|which)\s+(?:can\s+|helps?\s+(?:to\s+)?|is able to\s+|aims to\s+|"
                       r"allows?\s+(?:us\s+)?to\s+|is designed to\s+|enables?\s+)?(?P<rest>.+)", re.I)
@@ -25,8 +25,8 @@ REL_END = re.compile(r",|;|\.(?:\s|$)|\s(?:by|using|via|while|whereas|based on|i
 
 def description(after: str) -> str | None:
     """`, a framework for trainable low-rank layers.` -> `trainable low-rank layers`."""
-    m = re.match(r"\s*(?:\([^()]*\)\s*)?,\s*(?:which is\s+|is\s+)?(a|an|the first|the|our)\s+",
-                 after)
+    m = re.match(r"\s*(?:\([^()]*\)\s*)?(?:,\s*|\s—\s|\s+as\s+(?=an?\s))(?:which is\s+|is\s+)?"
+                 r"(a|an|the first|the|our)\s+", after)
     if not m:
         return None
     rest = after[m.end():]

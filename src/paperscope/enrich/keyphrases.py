@@ -43,7 +43,7 @@ def _chunks(sentence: str) -> list[list[str]]:
         low = tok.lower()
         if not tok[0].isalpha() or low in STOP_WORDS or low in VERBS or len(tok) == 1 or \
                 (low.endswith("ly") and len(low) > 4 and not tok[0].isupper()) or \
-                low in _EVALUATIVE or low in _LINKERS or _is_verb(low):
+                low in _EVALUATIVE or low in _LINKERS or is_verb_form(low):
             if cur:
                 out.append(cur)
             cur = []
@@ -209,7 +209,7 @@ _VERB_SUFFIX = re.compile(r"(?:[a-z]{3}(?:izes|yzes|ifies)|"
 
 
 @lru_cache(maxsize=1 << 16)
-def _is_verb(low: str) -> bool:
+def is_verb_form(low: str) -> bool:
     return low in _VERB_FORMS or (bool(_VERB_SUFFIX.search(low)) and low not in ("sizes", "prizes"))
 
 

@@ -28,6 +28,7 @@ from .compose import (descriptive, is_bare, named_lead, reads_as_title, spelled_
                       whole_long_form)
 from . import phrases as ph
 from .acronyms import expand, long_forms
+from .keyphrases import is_verb_form
 from .label_words import content_words, title_odds, weights_of, word_features
 from .methods import Mention, is_background
 from .noun_phrase import fits
@@ -141,7 +142,7 @@ def _around(sentence: str, phrase: str) -> str | None:
     for w in reversed(words[-3:]):
         lw = w.lower()
         if not re.fullmatch(r"[A-Za-z][\w\-]*", w) or lw in STOP_WORDS or lw in VERBS or lw in ph.VERB_S or \
-                lw in FILLER_WORDS or lw.endswith("ly"):
+                lw in FILLER_WORDS or lw.endswith("ly") or is_verb_form(lw) and not lw.endswith("ing"):
             break
         left.insert(0, w)
     right = _RIGHT.match(sentence[end:])

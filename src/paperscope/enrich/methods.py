@@ -15,6 +15,7 @@ from . import cues as cue
 from . import describe
 from .acronyms import definitions
 from .artifacts import KNOWN_KEYS
+from .name_shape import capital_run, name_at
 from .text import (Doc, clean_token, emphasised_spans, is_capitalised, is_coined, name_key,
                    strip_markup)
 from .vocab import COMMON_CAPITALISED, STOP_NAMES
@@ -70,61 +71,16 @@ _NAMED_FOR = re.compile(r"\b[A-Z][\w-]*\s+(?:for|to)\s+(?:\w+\s+)*$")
 _MEANS = re.compile(r"\b(?:through|via|using|leveraging|based on|by means of|built on)\s+(?:the\s+)?$", re.I)
 
 
-def _name_at(text: str) -> tuple[str, int] | None:
-    """The name that starts `text` (quoted, coined or a run of capitalised words) and its
-    length, or None. A name must end where a name can end (punctuation, `which`, ...)."""
-    q = re.match(r'"([^"]{2,60})"', text)
-    if q:
-        inner = q.group(1).strip()
-        acr = re.match(r"\s*(.+?)\s*\([^()]{2,20}\)\s*$", q.group(1))
-        if acr and inner[:1].isupper():  # "Forget to Mitigate Overfitting (FOMO)": the short form is read after it
-            return acr.group(1), 1 + q.group(1).rindex("(")
-        return (inner, q.end()) if inner[:1].isupper() else None
-    words = list(re.finditer(r"\S+", text[:200]))
-    taken: list[re.Match] = []
-    for w in words:
-        tok = clean_token(w.group())
-        if not tok or w.group().startswith(("(", '"', "[")):
-            break
-        if tok == "and" and any(is_coined(clean_token(t.group())) for t in taken):
-            break
-        if is_coined(tok) or (is_capitalised(tok) and tok.casefold() not in COMMON_CAPITALISED):
-            taken.append(w)
-        elif tok in cue.CONNECT and taken and len(taken) < 5:
-            taken.append(w)
-            continue
-        else:
-            if not taken and tok[:1].isupper() and is_capitalised(tok):
-                taken.append(w)  # `Gaussian` may still open a name (`Gaussian Splatting`)
-            else:
-                break
-        if w.group() != tok and not w.group().endswith(("'s", "’s")):
-            break  # punctuation glued to the token ends the name
-        if len(taken) >= 6:
-            break
-    while taken and clean_token(taken[-1].group()) in cue.CONNECT:
-        taken.pop()
-    if not taken:
-        return None
-    end = taken[-1].start() + len(clean_token(taken[-1].group()))
-    name = text[taken[0].start():end]
-    toks = name.split()
-    if not any(is_coined(t) for t in toks):
-        if not cue.FOLLOW_OK.match(text[end:]) or toks[0].casefold() in COMMON_CAPITALISED:
-            return None
-        if len(toks) > 1 and not re.match(r"\s*[,(.;:]", text[end:]):
-            return None
-    return name, end
-
-
-def _ok(name: str, known_ok: bool = False) -> bool:
+def _ok(name: str, known_ok: bool = False, run_ok: bool = False) -> bool:
     key = name_key(name)
     if len(key) < 2 or key in STOP_NAMES or (key in KNOWN_KEYS and not known_ok):
         return False
     if cue.MODEL_FAMILY.match(name) or cue.MATH_TOKEN.match(name):  # Llama-2-70b-chat, logT
         return False
-    first = name.split()[0]
-    return is_coined(first) or first.casefold() not in COMMON_CAPITALISED
+    toks = name.split()
+    if run_ok and len(toks) > 1 and sum(t.casefold() not in COMMON_CAPITALISED for t in toks) > 1:
+        return True  # "we present Neural Spectral Methods, a technique"
+    return is_coined(toks[0]) or toks[0].casefold() not in COMMON_CAPITALISED
 
 
 _APPOSED = re.compile(r"(?<![\w-])([A-Za-z0-9][\w\-^+.]{0,60}[\w^+])(?=\s*(?:\([^()]*\)\s*)?,\s)")  # bounded name
@@ -138,9 +94,9 @@ class _Collector:
         self.aliases: set[str] = set()  # other spellings of a found name (C2S for Cell2Sentence)
 
     def add(self, name: str, sent: int, pos: int, how: str, long: str | None = None,
-            desc: str | None = None) -> bool:
+            desc: str | None = None, run: bool = False) -> bool:
         name = clean_token(strip_markup(name)).strip()
-        if not name or not _ok(name, known_ok=how in ("intro", "called")):
+        if not name or not _ok(name, known_ok=how in ("intro", "called"), run_ok=run):
             return False
         key = name_key(name)
         if key in self.aliases:
@@ -198,9 +154,12 @@ def _intro_names(c: _Collector, i: int, intros: list[tuple[int, str]], defs: lis
         body = obj.lstrip()
         off = end + len(obj) - len(body)
         det = re.match(r"(?:also\s+|further\s+)?(?:the\s+|our\s+)?", body)
-        hit = _name_at(body[det.end():])
-        if hit:
-            name, n_end = hit
+        hit = name_at(body[det.end():])
+        side = re.match(r"(?:additionally|moreover|furthermore|in addition|besides|finally)\b|we also\b",
+                        c.doc.sentences[i], re.I) if 0 <= i < len(c.doc.sentences) else None
+        run = capital_run(body[det.end():]) if hit is None and not side else None  # not a side contribution
+        if hit or run:
+            name, n_end = hit or run  # type: ignore[misc]
             after = body[det.end() + n_end:]
             d = next((d for d in defs if d.start == off + det.end() and d.short_first), None)
             acr = re.match(r"\s*\((\S+?)\)", after)
@@ -208,6 +167,8 @@ def _intro_names(c: _Collector, i: int, intros: list[tuple[int, str]], defs: lis
                     or acr and len(name.split()) > 1:
                 c.add_with_conjuncts(acr.group(1), after[acr.end():], i, off, "intro", long=name,
                                      desc=describe.description(after[acr.end():]))
+            elif run:
+                c.add(name, i, off, "intro", desc=describe.description(after), run=True)
             else:
                 c.add_with_conjuncts(name, after, i, off, "intro", long=d.long if d else None,
                                      desc=describe.description(after))
@@ -221,6 +182,11 @@ def _intro_names(c: _Collector, i: int, intros: list[tuple[int, str]], defs: lis
                 desc = describe.tidy_desc(body[:head.start(2)].rstrip(", "))
                 c.add_with_conjuncts(tok, body[head.end():], i, off + head.start(2), "intro",
                                      desc=desc)
+                continue
+            run = capital_run(body[head.start(2):]) if body[head.start(2) - 2:head.start(2)] == ", " else None
+            if run:  # "a lightweight framework, Prompt Risk Control, for selecting a prompt"
+                c.add(run[0], i, off + head.start(2), "intro",
+                      desc=describe.tidy_desc(body[:head.start(2)].rstrip(", ")), run=True)
                 continue
         ap = re.match(r"([^.;]{3,140}?)[,:]\s+(\S+?)(?=[,.;(]|\s+which\b|\s*$)", body)
         if ap and not re.search(r"\b(?:which|that|where|while)\b", ap.group(1)):
@@ -236,7 +202,7 @@ def _called_names(c: _Collector, i: int, s: str) -> None:
             rest = s[m.end():]
             if re.match(r"(?:a|an)\s", rest):
                 continue
-            hit = _name_at(rest)
+            hit = name_at(rest)
             if not hit:
                 continue
             name, n_end = hit

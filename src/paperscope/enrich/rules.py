@@ -61,7 +61,7 @@ upon about after before during per using based leveraging including like versus 
 every some any more most less very how what why whether if so then thus yet new novel one respect lies lie
 resides reside hinges hinge relies rely depends depend stems consists boils pertains holds
 """.split())
-_CLAIM = re.compile(r"\d\s?%|\b(?:attains?|achieves?|outperform(?:s|ing)?|surpass(?:es|ing)?|"
+_CLAIM = re.compile(r"\d\s?%|(?<!-)\b(?:attains?|achieves?|outperform(?:s|ing)?|surpass(?:es|ing)?|"
                     r"beats?|state-of-the-art results|(?:superior|better|improved|stronger) performance|improves? (?:the |upon )?(?:state-of-the-art|sota)|sota results|improves? (?:the )?(?:accuracy|"
                     r"performance)|accuracy boosts?|speed-?ups? of)\b", re.I)
 _FIRST_WORD = re.compile(r"[^\W_][\w'’\-]*", re.U)
@@ -88,13 +88,13 @@ _CLAUSE_VERB_END = re.compile(r"\b(?:that|which) (?:\w+ly )?[a-z]+(?<!s)s$")
 # what is still to be said: a manner ("scales to large datasets in a manner"), a setting ("in the
 # setting"), what a participle after its noun goes on with ("from observed graphs generated"), a
 # potential ("framework that has the potential"), parts not named ("agent featuring three key components")
-_UNSAID_END = re.compile(r"\b(?:in|with) an? (?:manner|way|fashion)$|\b(?:can|could|may|might|will) be [a-z]+(?:ed|en|wn)$|\bthe (?:potential|ability|capacity)$|"
-                         r"\b(?:a|an|the) (?:simple|novel|new|general|unified|principled|efficient|effective)$|"
-                         r"\b(?:two|three|four|five|several|multiple) (?:key |main |major |core |novel )?(?:components|"
-                         r"contributions|innovations|ingredients|steps|stages|aspects|parts|modules|techniques)$|"
-                         r"\bfor (?:cases|instances|situations)$|\b(?:in|under) the (?:setting|case|regime|context|"
-                         r"scenario|constraint|assumption|condition)$|\b[a-z]+s (?:generated|obtained|induced|considered|"
-                         r"defined|required|needed|mentioned|described|studied)$", re.I)
+_UNSAID_END = re.compile(
+    r"\b(?:in|with) an? (?:manner|way|fashion)$|\b(?:can|could|may|might|will) be [a-z]+(?:ed|en|wn)$|\bthe (?:potential|ability|capacity|corresponding|respective|following|same)$|"
+    r"\b(?:a|an|the) (?:simple|novel|new|general|unified|principled|efficient|effective)$|\b(?:two|three|four|five|several|multiple) (?:key |main |major |core |novel )?(?:components|"
+    r"contributions|innovations|ingredients|steps|stages|aspects|parts|modules|techniques)$|\bfor (?:cases|instances|situations)$|\b(?:in|under) the (?:setting|case|regime|context|"
+    r"scenario|constraint|assumption|condition)$|\b[a-z]+s (?:generated|obtained|induced|considered|defined|required|needed|mentioned|described|studied)$|\bw\.r\.t\.?$|"
+    r"\b(?:varying|different|various|increasing) (?:levels|degrees|amounts|kinds|types)$|(?:\b(?:well|highly|fully|tightly)-[a-z]+|\b(?:high|low)-(?:fidelity|quality)|"
+    r"-(?:based|aware|driven|specific|free|agnostic|oriented|integrated))$", re.I)
 _WAITING = frozenset("capable able unable hundreds thousands dozens millions billions relying depending "
                      "based focusing showing allowing enabling achieving requiring ensuring providing "
                      "yielding giving containing involving exhibiting demonstrating revealing indicating "
@@ -218,7 +218,7 @@ _NOT_A_PHRASE = re.compile(r"^\w+ing (?:that|how|why|whether)\b|https?\b|www\.|\
                            r"a focus|the number|a number|a (?:wide )?(?:range|variety|set|series|"
                            r"family|class)|the (?:use|case|form|problem))$|\s[A-Za-z]$|"
                            r"\b(?:called|named|dubbed|termed)\b|^(?:method|approach|framework|algorithm|model|system): |\b(?:for|of|in|to|with) (?:wherein|whereby)\b|\b(?:with|of|for) (?:simple|novel|new|efficient|effective|general) (?:for|of|to|in|on)\b|"
-                           r": (?:differing|unlike|compared|different)\b|\b(?:by|via|through|while|without) (?:proving|"
+                           r": (?:differing|unlike|compared|different)\b|^(?!Position: )[^:]+: (?:(?!\b(?:that|which|who|to|how|whether|if|when|why|what|where)\b)[^:])*\b(?:can|could|may|might|will|should|must) [a-z]+\b|\b(?:by|via|through|while|without) (?:proving|"
                            r"showing|using|leveraging|exploiting|introducing|developing|combining|incorporating|"
                            r"utili[sz]ing|employing|applying|exploring|designing|adding|making|taking|considering)$", re.I)
 def _verb_first(text: str) -> bool:

@@ -53,6 +53,10 @@ def strip_markup(text: str) -> str:
         text = _BOLD.sub(lambda m: m.group(1) or m.group(2) or "", text)
         text = _EM.sub(lambda m: m.group(1) or m.group(2) or "", text)
     text = text.replace("``", '"').replace("''", '"')
+    if "{" in text:  # LaTeX grouping around words: "we propose {Scaling Laws of RoPE-based Extrapolation}"
+        text = re.sub(r"(?<![\\^_\w])\{([A-Za-z][\w-]*[a-z][^{}$\\]*\s[^{}$\\]*)\}", r"\1", text)
+    if "][" in text:  # a markdown reference link: "[Blum & Lykouris][1]"
+        text = re.sub(r"\[([^\[\]]{2,80})\]\[\d{1,3}\]", r"\1", text)
     text = re.sub(r"\\([%&#])", r"\1", text)  # "3\%" -> "3%"
     if "*" in text:  # emphasis that spans sentences: "**In this position paper, ... observer." ... "**"
         text = re.sub(r"^\*{1,3}(?=[A-Z(\"'])|(?<=[.!?])\*{1,3}$", "", text.strip())
@@ -242,6 +246,8 @@ class Doc:
         raw = _GLUED.sub(_unglue, raw) if "." in raw else raw
         raw = _PADDED.sub(r"(\1)", raw) if "( " in raw else raw  # "Clustered HeadAttention ( CHAI )"
         raw = _BROKEN_WORD.sub(_rejoined, raw) if "- " in raw else raw  # "net- works" from a PDF line break
+        if "--" in raw:  # LaTeX dashes: "Least Volume---a regularization", "Weisfeiler--Leman"
+            raw = re.sub(r"(?<=\w)--(?=\w)", "\u2013", re.sub(r"\s*---\s*", " \u2014 ", raw))
         return cls(raw=raw, sentences_raw=split_sentences(raw))
 
     @cached_property

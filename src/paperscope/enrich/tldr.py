@@ -308,10 +308,18 @@ def _with_next(doc: Doc, i: int, feats: list, text: str, names: list[str]) -> st
     rest = lead_off(nxt)
     first = clean_token(rest.split(" ", 1)[0])
     said = is_coined(first) and _own_name(text, first, doc.uses_after(first, i))  # "NEFTune adds noise ..."
+    kind = re.match(r"(?:the|this|our) (?:proposed |new |resulting )?([a-z][\w-]+) (?!of\b|(?:is|are) (?:shown|proven|demonstrated|evaluated|tested|validated|found)\b)", rest, re.I)
+    said = said or bool(kind and re.search(r"\b(?:a|an) (?:(?!of )[\w-]+ ){0,4}" + re.escape(kind.group(1)) +
+                                           r"(?=\s*(?:[,.(]|$|for|that|which|to|with|based|named|called)\b)", text))
     if not (_GOES_ON.match(rest) or said or any(0 in token_starts(rest, n) for n in names)) or \
-            _OUTLOOK.search(nxt) or SECONDARY.match(nxt) or NEED_TO.search(nxt):
+            _OUTLOOK.search(nxt) or SECONDARY.match(nxt) or NEED_TO.search(nxt) or _LIST_TO_COME.search(nxt):
         return text
     return _joined(text, nxt) or text
+
+
+# "This dataset has two crucial features.": a list the sentence announces and does not give
+_LIST_TO_COME = re.compile(r"\b(?:two|three|four|several|multiple) (?:[\w-]+ ){0,2}(?:features|components|parts|steps|"
+                           r"stages|properties|advantages|benefits|contributions|aspects|ingredients)[.:]?$", re.I)
 
 
 def _own_name(text: str, short: str, uses: int) -> bool:
