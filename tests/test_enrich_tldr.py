@@ -927,3 +927,28 @@ def test_a_short_tldr_goes_on_when_the_next_sentence_says_what_the_new_thing_is(
 def test_after_that_and_more_particularly_are_connectives_a_tldr_drops():
     assert lead_off("After that, we propose a unified framework.") == "We propose a unified framework."
     assert lead_off("More particularly, we present a robust optimizer.") == "We present a robust optimizer."
+
+
+def test_an_abbreviation_inside_the_papers_own_short_form_is_written_out_without_a_second_parenthesis():
+    text = ("Embedding-based entity alignment (EEA) matches entities across knowledge graphs. Existing EEA methods "
+            "cannot synthesize new entities. We introduce a generative EEA (GEEA) framework built on a mutual "
+            "variational autoencoder that converts entities between graphs and generates new ones.")
+    out = tldr(text)
+    assert "a generative embedding-based entity alignment (GEEA) framework" in out and "(EEA)" not in out, out
+    aside = ("Large language models (LLMs) follow instructions. We filter training data with a strong LLM (e.g., a "
+             "chat model) and train Alpacino on the 9k examples that remain, which beats the model trained on all data.")
+    assert "LLM (e.g., a chat model)" in tldr(aside)
+
+
+def test_a_sentence_that_only_names_the_method_goes_on_with_what_the_method_does():
+    text = ("Long convolutions are slow on accelerators. In this paper, we study how to speed them up. We find two "
+            "bottlenecks in the transform. In response, we propose FlashConv. FlashConv uses a matrix decomposition "
+            "that computes the transform with matrix multiply units and fuses kernels for long sequences. FlashConv "
+            "is up to 8 times faster.")
+    assert tldr(text) == ("We propose FlashConv. FlashConv uses a matrix decomposition that computes the transform "
+                          "with matrix multiply units and fuses kernels for long sequences.")
+
+
+def test_a_third_option_points_back_at_two_the_tldr_does_not_give():
+    assert "back-reference" in tldr_breaks("We introduce RA-X, a lightweight tuning method that provides a third "
+                                          "option by retrofitting any language model with retrieval.")

@@ -24,13 +24,14 @@ def spelled_out(tldr: str, doc: Doc) -> str:
                 long.endswith("sse"):
             continue  # defined in the TL;DR itself, or a long form not to be trusted as written
         for token, written in ((short + "s", long if long.endswith("s") else long + "s"), (short, long)):
-            starts = token_starts(tldr, token)
-            starts = [s for s in starts if not re.match(r"\s*\(", tldr[s + len(token):])]  # "PID (LA-PID)"
+            # "PID (e.g., X)" is left alone; "a generative EEA (GEEA) framework" has its own short form after it
+            starts = [(s, bool(p and token in p.group(1))) for s in token_starts(tldr, token)
+                      if not (p := re.match(r"\s*\(([^()]*)\)", tldr[s + len(token):])) or token in p.group(1)]
             if starts:
-                at = starts[0]
+                at, named = starts[0]
                 written = written[:1].upper() + written[1:] if at == 0 else written
                 before = re.sub(r"\b(an?) $", lambda m: _article(m.group(1), written) + " ", tldr[:at])
-                longer = f"{before}{written} ({token}){tldr[at + len(token):]}"
+                longer = f"{before}{written}{'' if named else f' ({token})'}{tldr[at + len(token):]}"
                 if len(longer) <= MAX_CHARS:
                     tldr = longer
                 break

@@ -173,7 +173,7 @@ def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[fl
         longer = None if broken or any(feats[i + 1][1:]) else _joined(text, nxt)
         if longer:
             return quality, longer
-    if thin and not (set(broken) - {"thin"}) and "…" not in text and i + 1 < len(doc.sentences):
+    if thin and not (set(broken) - {"thin", "empty"}) and "…" not in text and i + 1 < len(doc.sentences):  # "We propose X."
         nxt = doc.sentences[i + 1]
         if not any(feats[i + 1][1:]) and not _OUTLOOK.match(nxt):
             longer = _joined(text, nxt)
