@@ -460,3 +460,8 @@ def test_a_name_described_with_as_a_keeps_its_name_and_a_hyphenated_name_is_no_c
     text = ("Forecasting under domain shift is hard. We propose Feature-aligned N-BEATS as a domain-generalized time "
             "series forecasting model. It aligns the stacks of N-BEATS with a Sinkhorn divergence.")
     assert derive_facts(None, text)["label"] == "Feature-aligned N-BEATS: domain-generalized time series forecasting model"
+
+
+def test_a_label_with_a_dash_aside_is_no_title():
+    assert "fragment" in label_breaks("CALM — Composition to Augment Language Models")
+    assert "fragment" in label_breaks("Restricted Boltzmann Machine with leaky rectified linear units —")

@@ -238,3 +238,23 @@ def test_latex_dashes_braces_and_reference_links_read_as_text():
                  "We propose {Scaling Laws of Rotary Extrapolation} for sets {A, B} after [Blum & Mansour][1].")
     assert doc.sentences[0] == "We study three settings — offline, online and hybrid — with the Weisfeiler–Leman test."
     assert doc.sentences[1] == "We propose Scaling Laws of Rotary Extrapolation for sets {A, B} after Blum & Mansour."
+
+
+def test_names_after_a_dash_a_kind_with_listed_modifiers_our_defense_and_answered_with():
+    from paperscope.enrich.methods import find_mentions
+
+    def names(text: str) -> list[str]:
+        return [m.name for m in find_mentions(Doc.of(text), None)]
+
+    assert names("We present CellBench—an open platform that unifies data for battery research.") == ["CellBench"]
+    assert names("Under this threat model, our defense, ShieldNet, outperforms adversarial training.") == ["ShieldNet"]
+    assert names("We show that our amortized posterior sampler, TreeFlow, produces diverse hypotheses.") == ["TreeFlow"]
+    assert names("We propose a training-free, two-step zero-shot classification method ViewCLIP.") == ["ViewCLIP"]
+    assert names("We address these limitations with WeatherODE, a continuous-time process with physics.") == \
+        ["WeatherODE"]
+    assert names("Here, we propose Beam Ranking to enumerate the most probable sub-sequences.") == ["Beam Ranking"]
+    assert names("This paper proposes Poisoned Mirror Face framework, which enables clean-label attacks.") == \
+        ["Poisoned Mirror Face"]
+    # a currency is no name, and "with" a method the field knows names nothing
+    assert names("For under $20 USD, our attack extracts the projection matrix of a production model.") == []
+    assert names("We tackle the problem with Monte Carlo sampling.") == []

@@ -952,3 +952,12 @@ def test_a_sentence_that_only_names_the_method_goes_on_with_what_the_method_does
 def test_a_third_option_points_back_at_two_the_tldr_does_not_give():
     assert "back-reference" in tldr_breaks("We introduce RA-X, a lightweight tuning method that provides a third "
                                           "option by retrofitting any language model with retrieval.")
+
+
+def test_a_dash_aside_never_closed_and_a_naming_sentence_that_points_back_break_a_tldr():
+    assert "cut" in tldr_breaks("We find that — after finetuning them on data from psychological experiments.")
+    assert "cut" not in tldr_breaks("We propose GenZ — a generative prompting framework for zero-shot classification.")
+    assert "back-reference" in tldr_breaks("We call our scheme WRP, wide reduced-precision networks.")
+    doc_dashes = ("We study pure private learning in the agnostic model -- a framework that reflects practice. We give an "
+                  "algorithm with a nearly tight user complexity for learning thresholds.")
+    assert " -- " not in tldr(doc_dashes)

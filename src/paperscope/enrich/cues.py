@@ -56,7 +56,11 @@ CALLED = re.compile(r"(?<!commonly )(?<!often )(?<!also )(?<!usually )(?<!widely
                     r"named|dubbed|termed|coined|denoted|namely|referred to)\s+(?:as\s+)?", re.I)
 OUR_KIND = (r"(?:model|method|approach|framework|algorithm|system|architecture|benchmark|"
             r"dataset|agent|tool|toolkit|library|platform|pipeline|technique|estimator|layer|"
-            r"network|procedure|protocol|suite|solver|optimizer|module|language|strategy)s?")
+            r"network|procedure|protocol|suite|solver|optimizer|module|language|strategy|defense|attack|sampler|"
+            r"metric|measure|regularizer|corpus|simulator|planner|controller|detector|mechanism|scheme|paradigm)s?")
+# "We address these limitations with ClimODE, a ...": the name the authors answer a problem with
+ANSWERED_WITH = re.compile(r"\b(?:we|this paper) (?:address|tackle|overcome|remedy|solve|fix)(?:es|s|ed)? (?:[\w-]+ ){1,4}?"
+                           r"with\s+(?=\S*[A-Z])", re.I)
 OUR_NAME = re.compile(r"\b(?:[Oo]ur|[Tt]he (?:proposed|resulting|resulted|presented|new|final)) "
                       r"(?:[\w\-]+ ){0,3}?" + OUR_KIND + r"(?:,|:)?\s+(?=\S*[A-Z])")
 OUR_NAME_BEFORE = re.compile(r"\b(?:[Oo]ur|[Tt]he proposed|[Tt]he resulting) "

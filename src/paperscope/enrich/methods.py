@@ -174,7 +174,7 @@ def _intro_names(c: _Collector, i: int, intros: list[tuple[int, str]], defs: lis
                                      desc=describe.description(after))
             continue
         # "we propose a simple but effective method AuG-KD" / "a new MoE strategy, DirMixE, which"
-        head = re.match(r"(?:(?:a|an|the|our|two|three)\s+)?((?:[\w\-]+\s+){0,8}?)" + cue.OUR_KIND +
+        head = re.match(r"(?:(?:a|an|the|our|two|three)\s+)?((?:[\w\-]+,?\s+){0,8}?)" + cue.OUR_KIND +
                         r"(?:,\s+|:\s+|\s+)(\S*[A-Z]\S*)", body)
         if head and not cue.BLOCKERS.search(head.group(1)):
             tok = clean_token(head.group(2))
@@ -197,7 +197,7 @@ def _intro_names(c: _Collector, i: int, intros: list[tuple[int, str]], defs: lis
 
 
 def _called_names(c: _Collector, i: int, s: str) -> None:
-    for rx in (cue.CALLED, cue.OUR_NAME, cue.OUR_NAME_BEFORE, cue.CENTRAL, cue.LIST):
+    for rx in (cue.CALLED, cue.OUR_NAME, cue.OUR_NAME_BEFORE, cue.CENTRAL, cue.LIST, cue.ANSWERED_WITH):
         for m in rx.finditer(s):
             rest = s[m.end():]
             if re.match(r"(?:a|an)\s", rest):

@@ -60,7 +60,8 @@ def name_at(text: str) -> tuple[str, int] | None:
 # "Neural Spectral Methods, a technique to", "Least Volume — a simple regularization",
 # "Prompt Risk Control, for selecting": capitalised words set off as a name
 _CAPITAL_RUN = re.compile(r"((?:[A-Z][a-z][\w\-]*\s+){1,4}[A-Z][a-z][\w\-]*)"
-                          r"(?=\s*,\s+(?:a|an|the|for|which)\s|\s—\s(?:a|an|the)\s|\s+as\s+(?:a|an)\s)")
+                          r"(?=\s*,\s+(?:a|an|the|for|which)\s|\s—\s(?:a|an|the)\s|\s+as\s+(?:a|an)\s|"
+                          r"\s+to\s+(?:\w+ly\s+)?[a-z]+\s+(?:the|a|an)\b|\s+(?:framework|method|model|algorithm|approach)\b)")
 
 
 def capital_run(text: str) -> tuple[str, int] | None:

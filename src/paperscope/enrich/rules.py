@@ -218,7 +218,7 @@ _NOT_A_PHRASE = re.compile(r"^\w+ing (?:that|how|why|whether)\b|https?\b|www\.|\
                            r"a focus|the number|a number|a (?:wide )?(?:range|variety|set|series|"
                            r"family|class)|the (?:use|case|form|problem))$|\s[A-Za-z]$|"
                            r"\b(?:called|named|dubbed|termed)\b|^(?:method|approach|framework|algorithm|model|system): |\b(?:for|of|in|to|with) (?:wherein|whereby)\b|\b(?:with|of|for) (?:simple|novel|new|efficient|effective|general) (?:for|of|to|in|on)\b|"
-                           r": (?:differing|unlike|compared|different)\b|^(?!Position: )[^:]+: (?:(?!\b(?:that|which|who|to|how|whether|if|when|why|what|where)\b)[^:])*\b(?:can|could|may|might|will|should|must) [a-z]+\b|\b(?:by|via|through|while|without) (?:proving|"
+                           r": (?:differing|unlike|compared|different)\b|\s—(?:\s|$)|^(?!Position: )[^:]+: (?:(?!\b(?:that|which|who|to|how|whether|if|when|why|what|where)\b)[^:])*\b(?:can|could|may|might|will|should|must) [a-z]+\b|\b(?:by|via|through|while|without) (?:proving|"
                            r"showing|using|leveraging|exploiting|introducing|developing|combining|incorporating|"
                            r"utili[sz]ing|employing|applying|exploring|designing|adding|making|taking|considering)$", re.I)
 def _verb_first(text: str) -> bool:
@@ -286,7 +286,7 @@ _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitat
                         r"framework)\b|\btheir (?:conjecture|question|claim|hypothesis|open problem)\b|"
                         r"(?<=\S )as a (?:solution|remedy|fix)\b(?! (?:to|for)\b)|"
                         r"\bthe (?:[\w-]+ ){1,2}above\b(?! (?:the|a|an|\d|\w+ly)\b)|"
-                        r"^we (?:call|term|name|dub) (?:the|this|our) (?:result|resulting|combination|combined|new|proposed)\b|\bthe (?:research|central|main|key) question\b(?! (?:of|whether|how|what|why|that|is|:|\")|:)|\b(?:address|answer|tackle)(?:es|s|ed|ing)? the question\b(?! (?:of|whether|how|what|why|that|:|\")|:)|"
+                        r"^we (?:call|term|name|dub) (?:the|this|our) (?:result|resulting|combination|combined|new|proposed|scheme|method|approach|model|framework|algorithm|technique)\b|\bthe (?:research|central|main|key) question\b(?! (?:of|whether|how|what|why|that|is|:|\")|:)|\b(?:address|answer|tackle)(?:es|s|ed|ing)? the question\b(?! (?:of|whether|how|what|why|that|:|\")|:)|"
                         r"\bwe (?:do|did) so\b|\ba (?:second|third) (?:option|alternative|way)\b|\bour (?:conjecture|hypothesis|claim|intuition)\b(?!,? that\b| class)|"
                         r"^for (?:each|every|both|all) (?:of (?:the|these) )?(?:problems?|tasks?|settings?|cases?)\b|"
                         r"^(?!our\b)[^.]*?\bour (?:results|problem|findings|observations|claims|conclusions)\b(?! (?:of|in|for|to|that)\b)",
@@ -361,8 +361,8 @@ def tldr_breaks(tldr: str) -> list[str]:
     return out
 
 
-# a list cut after its first item: "three factors: (1) For ability modeling, ..." and no (2)
-_ONE_OF_A_LIST = re.compile(r"\b(?:two|three|four|five|six|several) [^:;.]{0,60}:\s*\((?:1|i|a)\)(?![^()]*\((?:2|ii|b)\))[^()]*$")
+# a list cut after its first item ("three factors: (1) For X, ..." and no (2)), an aside never closed
+_ONE_OF_A_LIST = re.compile(r"\b(?:two|three|four|five|six|several) [^:;.]{0,60}:\s*\((?:1|i|a)\)(?![^()]*\((?:2|ii|b)\))[^()]*$|\b(?:that|which|whether|and|but)\s—\s[^—]*$")
 # a name the markup took with it: "We introduce , which ...", "..., i.e., , which", "the algorithm, , is"
 _NAME_LOST = re.compile(r"\b(?:introduce|propose|present|develop|design|call|name|dub|term)(?:s|d|ed)?\s+[,.;:)]|\b(?:i\.e\.|e\.g\.|namely),\s+[,.;)]|\w,\s+,", re.I)
 # words that carry no content in a TL;DR: "We propose a simple but effective method X."

@@ -246,8 +246,10 @@ class Doc:
         raw = _GLUED.sub(_unglue, raw) if "." in raw else raw
         raw = _PADDED.sub(r"(\1)", raw) if "( " in raw else raw  # "Clustered HeadAttention ( CHAI )"
         raw = _BROKEN_WORD.sub(_rejoined, raw) if "- " in raw else raw  # "net- works" from a PDF line break
+        if "—" in raw:  # "we present BatteryML—a platform": an unspaced dash still ends the name
+            raw = re.sub(r"(?<=\w)—(?=\w)", " — ", raw)
         if "--" in raw:  # LaTeX dashes: "Least Volume---a regularization", "Weisfeiler--Leman"
-            raw = re.sub(r"(?<=\w)--(?=\w)", "\u2013", re.sub(r"\s*---\s*", " \u2014 ", raw))
+            raw = re.sub(r"(?<=\w)--(?=\w)", "\u2013", re.sub(r"\s*---\s*|\s--\s", " \u2014 ", raw))
         return cls(raw=raw, sentences_raw=split_sentences(raw))
 
     @cached_property
