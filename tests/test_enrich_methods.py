@@ -258,3 +258,18 @@ def test_names_after_a_dash_a_kind_with_listed_modifiers_our_defense_and_answere
     # a currency is no name, and "with" a method the field knows names nothing
     assert names("For under $20 USD, our attack extracts the projection matrix of a production model.") == []
     assert names("We tackle the problem with Monte Carlo sampling.") == []
+
+
+def test_a_name_whose_short_form_the_field_owns_is_its_long_form_and_tagged_names_a_method():
+    from paperscope.enrich.methods import find_mentions
+
+    def names(text: str) -> list[str]:
+        return [m.name for m in find_mentions(Doc.of(text), None)]
+
+    assert "Instructive Decoding" in names("This paper presents Instructive Decoding (ID), a simple approach that "
+                                           "augments instruction-tuned models with noisy instructions.")
+    assert "Batch Calibration" in names("Inspired by these analyses, we propose Batch Calibration (BC), a simple "
+                                        "method that controls the contextual bias.")
+    assert "learning from demonstrations" not in " ".join(names(
+        "We propose learning from demonstrations (LfD), a setting for robots.")).lower()
+    assert names("To that end, we propose a simple search-based offline imitation method, tagged SEABO.") == ["SEABO"]

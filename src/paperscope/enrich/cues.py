@@ -53,7 +53,7 @@ RESULT = re.compile(r"\b(?:resulting in|results in|leading to|leads to|yields?|y
                     r"giving rise to|which we call|that we call|we call|we term|we name|we dub)\b",
                     re.I)
 CALLED = re.compile(r"(?<!commonly )(?<!often )(?<!also )(?<!usually )(?<!widely )\b(?:called|"
-                    r"named|dubbed|termed|coined|denoted|namely|referred to)\s+(?:as\s+)?", re.I)
+                    r"named|dubbed|termed|coined|denoted|namely|referred to|tagged|refer(?:red)? as)\s+(?:as\s+)?", re.I)
 OUR_KIND = (r"(?:model|method|approach|framework|algorithm|system|architecture|benchmark|"
             r"dataset|agent|tool|toolkit|library|platform|pipeline|technique|estimator|layer|"
             r"network|procedure|protocol|suite|solver|optimizer|module|language|strategy|defense|attack|sampler|"

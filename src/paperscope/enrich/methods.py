@@ -167,6 +167,9 @@ def _intro_names(c: _Collector, i: int, intros: list[tuple[int, str]], defs: lis
                     or acr and len(name.split()) > 1:
                 c.add_with_conjuncts(acr.group(1), after[acr.end():], i, off, "intro", long=name,
                                      desc=describe.description(after[acr.end():]))
+                if name_key(acr.group(1)) in STOP_NAMES and len(name.split()) > 1 and \
+                        all(w[:1].isupper() for w in name.split()):  # "Batch Calibration (BC)"
+                    c.add(name, i, off, "intro", desc=describe.description(after[acr.end():]), run=True)
             elif run:
                 c.add(name, i, off, "intro", desc=describe.description(after), run=True)
             else:
