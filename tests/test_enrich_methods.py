@@ -273,3 +273,22 @@ def test_a_name_whose_short_form_the_field_owns_is_its_long_form_and_tagged_name
     assert "learning from demonstrations" not in " ".join(names(
         "We propose learning from demonstrations (LfD), a setting for robots.")).lower()
     assert names("To that end, we propose a simple search-based offline imitation method, tagged SEABO.") == ["SEABO"]
+
+
+def test_a_version_number_a_new_kind_in_apposition_and_a_long_name_before_its_short_form():
+    from paperscope.enrich.methods import find_mentions
+
+    def names(text: str) -> list[str]:
+        return [m.name for m in find_mentions(Doc.of(text), None)]
+
+    assert names("We present Habitat 4.0: a simulation platform for studying human-robot tasks.") == ["Habitat 4.0"]
+    assert names("In this paper, we develop VoiceCraft 2, a speech system built on a neural audio codec.") == \
+        ["VoiceCraft 2"]
+    assert names("We herein propose a novel generative model, DepthGAN, which learns 3D structure from images.") == \
+        ["DepthGAN"]
+    assert names("We therefore developed a novel architecture, MEMOX, endowed with a longer reach.") == ["MEMOX"]
+    assert names("We create a new algorithm, Reset Free Learning with Smart Switching Control (RFSSC), which "
+                 "switches between controllers.") == ["RFSSC"]
+    # "the proposed X" names X only when X is the subject that does something
+    assert names("We study pooling. The proposed DiffNet consistently improves over the baselines.") == ["DiffNet"]
+    assert names("We study bounds. The proposed TC bound is grounded in information theory.") == []

@@ -28,7 +28,7 @@ RESULTS = re.compile(r"\bwe (?:\w+ly )?(?:illustrate|demonstrate|show|verify|con
                       r"(?:an? )?(?:\w+ )?(?:analys[ie]s|experiments|evaluations?|comparisons?|ablations?)\b",
                       re.I)
 SUBJECT = r"(?:\bwe|\bto|\bpaper|\bwork|\bstudy|\barticle|\band|\balso|\bfurther|\bthen|\bfirst|" \
-           r"\bhere|\bnow|\bthus|\bfinally|\badditionally|\bnext|\w+ly|,)"
+           r"\bhere|\bherein|\bhereby|\btherefore|\bnow|\bthus|\bfinally|\badditionally|\bnext|\w+ly|,)"
 VERB = (r"(?:propose[sd]?|proposing|introduce[sd]?|introducing|present(?:s|ed)?|develop(?:s|ed)?|"
         r"design(?:s|ed)?|devise[sd]?|build(?:s)?|built|construct(?:s|ed)?|establish(?:es|ed)?|"
         r"create[sd]?|release[sd]?|derive[sd]?|formulate[sd]?|put forward|offer(?:s|ed)?|"
@@ -61,6 +61,10 @@ OUR_KIND = (r"(?:model|method|approach|framework|algorithm|system|architecture|b
 # "We address these limitations with ClimODE, a ...": the name the authors answer a problem with
 ANSWERED_WITH = re.compile(r"\b(?:we|this paper) (?:address|tackle|overcome|remedy|solve|fix)(?:es|s|ed)? (?:[\w-]+ ){1,4}?"
                            r"with\s+(?=\S*[A-Z])", re.I)
+# "a novel generative model, RGBD-GAN, which", "This new method, DeepPINK", "The proposed DifNet consistently"
+NEW_KIND_NAME = re.compile(r"\b(?:(?:a|an) (?:new|novel)|[Tt]his (?:new|novel)) (?:[\w\-]+ ){0,3}?" + OUR_KIND + r",\s+(?=\S*[A-Z])|"
+                           r"\b[Tt]he (?:proposed|resulting) (?=(?:[A-Z]\S*[A-Z]|[A-Z][a-z]+[A-Z])\S*\s+(?:\w+ly\s+)?"
+                           r"(?:[a-z]+[^s\W]s|is|are|was|can|has)\b)")  # "The proposed DifNet consistently produces"
 OUR_NAME = re.compile(r"\b(?:[Oo]ur|[Tt]he (?:proposed|resulting|resulted|presented|new|final)) "
                       r"(?:[\w\-]+ ){0,3}?" + OUR_KIND + r"(?:,|:)?\s+(?=\S*[A-Z])")
 OUR_NAME_BEFORE = re.compile(r"\b(?:[Oo]ur|[Tt]he proposed|[Tt]he resulting) "

@@ -25,7 +25,7 @@ REL_END = re.compile(r",|;|\.(?:\s|$)|\s(?:by|using|via|while|whereas|based on|i
 
 def description(after: str) -> str | None:
     """`, a framework for trainable low-rank layers.` -> `trainable low-rank layers`."""
-    m = re.match(r"\s*(?:\([^()]*\)\s*)?(?:,\s*|\s—\s|\s+as\s+(?=an?\s))(?:which is\s+|is\s+)?"
+    m = re.match(r"\s*(?:\([^()]*\)\s*)?(?:,\s*|:\s*|\s—\s|\s+as\s+(?=an?\s))(?:which is\s+|is\s+)?"
                  r"(a|an|the first|the|our)\s+", after)
     if not m:
         return None

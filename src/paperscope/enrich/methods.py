@@ -200,12 +200,14 @@ def _intro_names(c: _Collector, i: int, intros: list[tuple[int, str]], defs: lis
 
 
 def _called_names(c: _Collector, i: int, s: str) -> None:
-    for rx in (cue.CALLED, cue.OUR_NAME, cue.OUR_NAME_BEFORE, cue.CENTRAL, cue.LIST, cue.ANSWERED_WITH):
+    for rx in (cue.CALLED, cue.OUR_NAME, cue.OUR_NAME_BEFORE, cue.CENTRAL, cue.LIST, cue.ANSWERED_WITH, cue.NEW_KIND_NAME):
         for m in rx.finditer(s):
             rest = s[m.end():]
             if re.match(r"(?:a|an)\s", rest):
                 continue
-            hit = name_at(rest)
+            long_acr = re.match(r"((?:[A-Z][\w\-]*\s+(?:(?:of|for|with|and|via|in|on|to)\s+)?){2,9}?[A-Z][\w\-]*)\s*"
+                                r"\(([^()\s]{2,15})\)", rest)  # "Reset Free RL with Intelligently Switching Controller (RISC)"
+            hit = (long_acr.group(1), long_acr.end(1)) if long_acr and is_coined(long_acr.group(2)) else name_at(rest)
             if not hit:
                 continue
             name, n_end = hit

@@ -47,6 +47,10 @@ def name_at(text: str) -> tuple[str, int] | None:
     if not taken:
         return None
     end = taken[-1].start() + len(clean_token(taken[-1].group()))
+    version = re.match(r" (\d{1,2}(?:\.\d{1,2})?)(?=[,:;(]|\s(?:which|that|is|a|an)\b)", text[end:]) \
+        if text[end:end + 1] == " " and taken[-1].group() == clean_token(taken[-1].group()) else None
+    if version and len(taken) <= 3:  # "Habitat 3.0: a platform", "Deep Voice 2, which": a version makes a name
+        return text[taken[0].start():end + version.end()], end + version.end()
     name = text[taken[0].start():end]
     toks = name.split()
     if not any(is_coined(t) for t in toks):
