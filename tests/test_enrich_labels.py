@@ -465,3 +465,14 @@ def test_a_name_described_with_as_a_keeps_its_name_and_a_hyphenated_name_is_no_c
 def test_a_label_with_a_dash_aside_is_no_title():
     assert "fragment" in label_breaks("CALM — Composition to Augment Language Models")
     assert "fragment" in label_breaks("Restricted Boltzmann Machine with leaky rectified linear units —")
+
+
+def test_a_headline_about_the_papers_only_name_gets_that_name_in_front():
+    text = ("Dense visual representation learning needs object-level features. We propose a Cross-Image Object-Level "
+            "Bootstrapping method tailored to enhance dense visual representation learning. By bootstrapping "
+            "nearest neighbours across images throughout training, CrIBox emerges as a strong candidate for retrieval. "
+            "CrIBox shows state-of-the-art results on segmentation benchmarks.")
+    assert derive_facts(None, text)["label"].startswith("CrIBox: ")
+    both = ("Window attention needs position embeddings. We propose an absolute window position embedding strategy "
+            "for vision backbones. Applied to Hiera and ViTDet, it improves accuracy.")
+    assert not derive_facts(None, both)["label"].startswith("Hiera and ViTDet")

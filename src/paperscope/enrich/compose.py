@@ -252,7 +252,9 @@ def named_lead(lead: str, doc: Doc, mentions: list[Mention], room: int) -> str:
     said = " ".join(t for t in (primary.desc, primary.long, primary.rel) if t)
     shared = stems(said) & stems(lead)
     kind = any(w.lower() in KINDS for w in lead.split()[:6])  # "algorithm for X", not "sample complexity of X"
-    if len(primary.name) < 3 or not shared or not (kind or len(shared) >= 2) or _ANALYSIS.match(lead) or \
+    only = kind and all(m is primary or m.how == "variant" for m in mentions) and " and " not in primary.name and \
+        (primary.how != "acronym" or not primary.name.isupper() or bool(re.search(r"[\d\-]", primary.name)))
+    if len(primary.name) < 3 or not (shared or only) or not (kind or len(shared) >= 2) or _ANALYSIS.match(lead) or \
             (primary.long and stems(primary.long) <= stems(lead)):  # "Learning a mixture of MultiNomial Logit (MNL)"
         return lead  # an analysis names its tools, not itself; a name the lead spells out is what it studies
     first = lead.split(" ", 1)[0]
