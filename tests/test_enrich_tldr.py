@@ -961,3 +961,16 @@ def test_a_dash_aside_never_closed_and_a_naming_sentence_that_points_back_break_
     doc_dashes = ("We study pure private learning in the agnostic model -- a framework that reflects practice. We give an "
                   "algorithm with a nearly tight user complexity for learning thresholds.")
     assert " -- " not in tldr(doc_dashes)
+
+
+def test_a_bare_tldr_goes_on_with_the_next_sentence_that_says_what_the_authors_do():
+    text = ("Generative flow networks need a reward to train. We introduce a novel approach for reward-free pre-training "
+            "of generative flow networks. By framing the training as a self-supervised problem, we propose an "
+            "outcome-conditioned network that learns to explore the candidate space. Experiments confirm this.")
+    assert tldr(text).startswith("We introduce a novel approach for reward-free pre-training of generative flow "
+                                 "networks. By framing the training as a self-supervised problem, we propose")
+
+
+def test_in_this_direction_is_a_connective_a_tldr_drops():
+    assert lead_off("In this direction, this work shows that first-order methods learn shared representations.") == \
+        "This work shows that first-order methods learn shared representations."

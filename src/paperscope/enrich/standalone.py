@@ -17,7 +17,7 @@ from .vocab import VERBS, is_modifier
 # off up to its comma; a connective word may stand without one ("Specifically we ...").
 _LEAD_CLAUSE = re.compile(
     r"^(?:(?:(?:to|in order to) [^,]{2,120}|towards? (?:this|that) end|in (?:response|light of|"
-    r"(?:stark |sharp )?contrast|(?:this|that) (?:context|setting|regard))[^,]{0,80}|regarding [^,]{2,80}|"
+    r"(?:stark |sharp )?contrast|(?:this|that) (?:context|setting|regard|direction|spirit|vein))[^,]{0,80}|regarding [^,]{2,80}|"
     r"(?:motivated|inspired|guided|driven) by [^,]{2,160}|(?:building|based) (?:on|upon) [^,]{2,120}|"
     r"on the basis of [^,]{2,80}|in doing so|as an? alternative(?: to [^,]{2,80})?|"
     r"from (?:this|these|that) [^,]{1,60}|given (?:this|these|that) [^,]{1,60}|with (?:this|these) "

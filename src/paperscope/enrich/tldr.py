@@ -296,6 +296,7 @@ def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
 # the authors go on: "We demonstrate that ...", "Our bounds are ...", "Unlike X, our method ..."
 _GOES_ON = re.compile(r"(?:unlike [^,]{2,60},\s*)?(?:we|our|it|this (?:method|approach|framework|model|algorithm))\b", re.I)
 _THIN_AT = 180  # characters: a one-sentence TL;DR this short says what, rarely how or what it finds
+_BARE_AT = 110  # and one this short rarely says more than "we propose a method for X"
 
 
 def _with_next(doc: Doc, i: int, feats: list, text: str, names: list[str]) -> str:
@@ -311,6 +312,7 @@ def _with_next(doc: Doc, i: int, feats: list, text: str, names: list[str]) -> st
     kind = re.match(r"(?:the|this|our) (?:proposed |new |resulting )?([a-z][\w-]+) (?!of\b|(?:is|are) (?:shown|proven|demonstrated|evaluated|tested|validated|found)\b)", rest, re.I)
     said = said or bool(kind and re.search(r"\b(?:a|an) (?:(?!of )[\w-]+ ){0,4}" + re.escape(kind.group(1)) +
                                            r"(?=\s*(?:[,.(]|$|for|that|which|to|with|based|named|called)\b)", text))
+    said = said or len(text) < _BARE_AT and contributes(rest) and not unresolved_refs(rest)  # "We propose a metric
     if not (_GOES_ON.match(rest) or said or any(0 in token_starts(rest, n) for n in names)) or \
             _OUTLOOK.search(nxt) or SECONDARY.match(nxt) or NEED_TO.search(nxt) or _LIST_TO_COME.search(nxt):
         return text
