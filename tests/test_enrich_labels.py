@@ -476,3 +476,12 @@ def test_a_headline_about_the_papers_only_name_gets_that_name_in_front():
     both = ("Window attention needs position embeddings. We propose an absolute window position embedding strategy "
             "for vision backbones. Applied to Hiera and ViTDet, it improves accuracy.")
     assert not derive_facts(None, both)["label"].startswith("Hiera and ViTDet")
+
+
+def test_a_named_phrase_cut_where_it_waits_for_more_gives_way_to_a_shorter_cut():
+    text = ("Training language models on open-domain instruction data brings great success. However, writing such "
+            "instruction data by hand is slow and costly. In this paper, we show an avenue for creating large amounts "
+            "of instruction data with varying levels of complexity using a language model instead of humans. Starting "
+            "from seed instructions, our Evol method rewrites them step by step. We call the resulting model WizardXL. "
+            "Human evaluations indicate that WizardXL outperforms strong baselines.")
+    assert derive_facts(None, text)["label"] == "WizardXL: avenue for creating large amounts of instruction data"

@@ -174,11 +174,13 @@ class _Pool:
         self.problems: list[str] = []
         self.topics: list[str] = []  # keyphrases in context: what a named method is for
 
-    def add(self, text: str | None, kind: str, rank: int = 0, name: str | None = None) -> None:
+    def add(self, text: str | None, kind: str, rank: int = 0, name: str | None = None, room: int = 0) -> None:
         if not text:
             return
         prefix = "Position: " if self.position else (f"{name}: " if name else "")
-        body = fit(trim_front(text, VERBS_S), self.limit - len(prefix), whole=kind in ("claim", "subject"))
+        body = fit(trim_front(text, VERBS_S), room or self.limit - len(prefix), whole=kind in ("claim", "subject"))
+        if body and name and not room and label_breaks(prefix + body) == ["dangling"]:  # a named phrase cut where it
+            return self.add(text, kind, rank, name, len(body) - 1)  # waits for more ("with varying levels"): shorter
         if not body or not reads_as_title(body, kind, VERBS_S, named=bool(name)):
             return
         if self.forms:  # an abbreviation the reader has not seen defined is written out
