@@ -974,3 +974,14 @@ def test_a_bare_tldr_goes_on_with_the_next_sentence_that_says_what_the_authors_d
 def test_in_this_direction_is_a_connective_a_tldr_drops():
     assert lead_off("In this direction, this work shows that first-order methods learn shared representations.") == \
         "This work shows that first-order methods learn shared representations."
+
+
+def test_a_first_step_a_new_direction_a_different_approach_and_put_another_way_lean_on_what_is_not_said():
+    for text in ("This paper takes the first step. We prove that low-rank adapters can represent any smaller model.",
+                 "In this paper, we propose a new direction. We show how recurrent models approach Transformers.",
+                 "In this paper, we take a different approach, focusing on geometric information from complexes.",
+                 "We substantiate our theoretical claims with experiments on six datasets."):
+        assert "back-reference" in tldr_breaks(text), text
+    assert "back-reference" not in tldr_breaks("We take a different approach by constructing light models in a cascade.")
+    assert lead_off("Put another way, tuned models are not robust to rephrasings.") == \
+        "Tuned models are not robust to rephrasings."

@@ -287,9 +287,9 @@ _MORE_REFS = re.compile(r"\bboth (?:problems|issues|challenges|questions|limitat
                         r"(?<=\S )as a (?:solution|remedy|fix)\b(?! (?:to|for)\b)|"
                         r"\bthe (?:[\w-]+ ){1,2}above\b(?! (?:the|a|an|\d|\w+ly)\b)|"
                         r"^we (?:call|term|name|dub) (?:the|this|our) (?:result|resulting|combination|combined|new|proposed|scheme|method|approach|model|framework|algorithm|technique)\b|\bthe (?:research|central|main|key) question\b(?! (?:of|whether|how|what|why|that|is|:|\")|:)|\b(?:address|answer|tackle)(?:es|s|ed|ing)? the question\b(?! (?:of|whether|how|what|why|that|:|\")|:)|"
-                        r"\bwe (?:do|did) so\b|\ba (?:second|third) (?:option|alternative|way)\b|\bour (?:conjecture|hypothesis|claim|intuition)\b(?!,? that\b| class)|"
+                        r"\bwe (?:do|did) so\b|\ba (?:second|third) (?:option|alternative|way)\b|\btakes? (?:the|a) first step\.|\b(?:propose|take|open)s? a new direction\.|\b(?:take|adopt)s? a different (?:approach|route|path|perspective)\b(?! (?:by|of|that|to|based|which)\b)|\bour (?:conjecture|hypothesis|claim|intuition)\b(?!,? that\b| class)|"
                         r"^for (?:each|every|both|all) (?:of (?:the|these) )?(?:problems?|tasks?|settings?|cases?)\b|"
-                        r"^(?!our\b)[^.]*?\bour (?:results|problem|findings|observations|claims|conclusions)\b(?! (?:of|in|for|to|that)\b)",
+                        r"^(?!our\b)[^.]*?\bour (?:theoretical |main |empirical )?(?:results|problem|findings|observations|claims|conclusions)\b(?! (?:of|in|for|to|that)\b)",
                         re.I)  # "In this paper, we do so by ...", "we put our conjecture to test", "For each problem, ..."  # "... as a solution." (an opening one comes off)
 
 
@@ -300,7 +300,7 @@ _REF_HINTS = ("this", "these", "those", "such", "above", "former", "latter", "sa
               "the hyp", "the con", "the lem", "the fir", "the sec", "the thi", "the lat", "the for", " one",
               "do so", "did so", "our con", "our hyp", "our cl", "our int", "for ", "our res", "our pro",
               "our fin", "our obs", "we call", "we term", "we name", "we dub", "overcom", "circumv", "addres", "tackl",
-              "mitigat", "alleviat", "resolv", "solv", "questi", "a second", "a third")
+              "mitigat", "alleviat", "resolv", "solv", "questi", "a second", "a third", "first step", "direction", "differen", "our the", "our mai", "our emp")
 
 
 @lru_cache(maxsize=256)

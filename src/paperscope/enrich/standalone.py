@@ -31,6 +31,7 @@ _LEAD_CLAUSE = re.compile(
     r"and|but|however|moreover|furthermore|further|additionally|in addition|thus|therefore|hence|"
     r"consequently|accordingly|instead|conversely|alternatively|nevertheless|nonetheless|by contrast|"
     r"on the contrary|then|finally|(?:more )?specifically|concretely|notably|after (?:that|this)|afterwards|more particularly|"
+    r"put another way|in other words|stated differently|"
     r"importantly|also|here|second(?:ly)?|third(?:ly)?|first(?:ly)?|next|lastly|overall|"
     r"subsequently|in particular|as a result|as such|in this (?:paper|work|study)|"
     r"(?:\d|i+|[a-e])\)|\((?:\d|i+|[a-e])\))(?=[\s,])(?!\s+(?:of|to)\b)\s*,?)\s*(?=\w)", re.I)
