@@ -985,3 +985,8 @@ def test_a_first_step_a_new_direction_a_different_approach_and_put_another_way_l
     assert "back-reference" not in tldr_breaks("We take a different approach by constructing light models in a cascade.")
     assert lead_off("Put another way, tuned models are not robust to rephrasings.") == \
         "Tuned models are not robust to rephrasings."
+
+
+def test_a_pronoun_a_few_words_in_with_nothing_before_it_points_back():
+    assert "back-reference" in tldr_breaks("We carefully study to what extent they can retain interpretable properties.")
+    assert "back-reference" not in tldr_breaks("We show that when models grow, their errors shrink on held-out data.")

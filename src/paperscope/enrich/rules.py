@@ -254,7 +254,7 @@ _TLDR_OPENER = re.compile(
     r"likewise|similarly|here|there|unlike|besides|nevertheless|nonetheless)\b)(?!\s+(?:paper|work|"
     r"study|article|note|position paper|survey)\b)", re.I)
 # "their", "its" with nothing before it to point at: "We study their training dynamics."
-_EARLY_PRONOUN = re.compile(r"^(?:we|our \w+)\s+(?:(?!and\b|or\b|with\b|of\b)\w+\s+){0,2}?(?:their|its|they|them)\b|^our (?:proposed )?"
+_EARLY_PRONOUN = re.compile(r"^(?:we|our \w+)\s+(?:(?!and\b|or\b|with\b|of\b|that\b|when\b|if\b)\w+\s+){0,5}?(?:their|its|they|them)\b|^our (?:proposed )?"
                             r"(?:approach|method|framework|model|algorithm) (?:also )?(?:employs|uses|relies|consists|builds|combines|leverages|utili[sz]es|exploits|is based|outperforms)\b", re.I)
 
 
