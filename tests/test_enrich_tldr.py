@@ -990,3 +990,8 @@ def test_a_first_step_a_new_direction_a_different_approach_and_put_another_way_l
 def test_a_pronoun_a_few_words_in_with_nothing_before_it_points_back():
     assert "back-reference" in tldr_breaks("We carefully study to what extent they can retain interpretable properties.")
     assert "back-reference" not in tldr_breaks("We show that when models grow, their errors shrink on held-out data.")
+
+
+def test_a_list_numbered_1_without_its_2_is_cut():
+    assert "cut" in tldr_breaks("We propose FedX. FedX is divided into two steps: 1) utilizing the training data.")
+    assert "cut" not in tldr_breaks("We propose FedX in two steps: 1) we find signatures; 2) we remove shortcuts.")

@@ -362,7 +362,7 @@ def tldr_breaks(tldr: str) -> list[str]:
 
 
 # a list cut after its first item ("three factors: (1) For X, ..." and no (2)), an aside never closed
-_ONE_OF_A_LIST = re.compile(r"\b(?:two|three|four|five|six|several) [^:;.]{0,60}:\s*\((?:1|i|a)\)(?![^()]*\((?:2|ii|b)\))[^()]*$|\b(?:that|which|whether|and|but)\s—\s[^—]*$")
+_ONE_OF_A_LIST = re.compile(r"\b(?:two|three|four|five|six|several) [^:;.]{0,60}:\s*\(?(?:1|i|a)\)(?![^()]*\(?(?:2|ii|b)\))[^()]*$|\b(?:that|which|whether|and|but)\s—\s[^—]*$")
 # a name the markup took with it: "We introduce , which ...", "..., i.e., , which", "the algorithm, , is"
 _NAME_LOST = re.compile(r"\b(?:introduce|propose|present|develop|design|call|name|dub|term)(?:s|d|ed)?\s+[,.;:)]|\b(?:i\.e\.|e\.g\.|namely),\s+[,.;)]|\w,\s+,", re.I)
 # words that carry no content in a TL;DR: "We propose a simple but effective method X."
