@@ -8,7 +8,10 @@ Modules:
     acronyms.py     abbreviations the abstract defines, written out
     cues.py         cue phrases that introduce a name ("we propose X", "called X")
     methods.py      the method names a paper introduces or builds on
+    name_shape.py   the shape of a name at the start of a text (quoted, coined, capitalised words)
     describe.py     what the text says a named thing is
+    named.py        what the sentence that introduces a name says it is, for the headline
+    voice.py        where the authors say what the paper offers, and the objects of those sentences
     phrases.py      shallow phrase structure: objects of "we propose ...", clause cuts
     rules.py        what a reader accepts as a label or a TL;DR, as checks
     headline.py     the title-less label from the contribution sentence: "Name: what it is" or
@@ -22,7 +25,10 @@ Modules:
     question.py     the question a paper asks ("How X affects Y", "Can X do Y?"), its label when it
                     names no method of its own
     position.py     does an abstract argue rather than report (position papers); their label
+    specific.py     a short label said in full from the TL;DR's own object
     tldr.py         the sentence that says what the paper does
+    tldr_score.py   the sentence scores behind the TL;DR
+    spelled.py      the TL;DR as shown: abbreviations written out, the opening problem in front
     standalone.py   a sentence rewritten to stand alone (no opening clause that leans back)
     links.py        code and project links
     paper_type.py   method, benchmark, survey, theory, empirical or position paper
