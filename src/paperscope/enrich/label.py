@@ -178,18 +178,20 @@ class _Pool:
         if not text:
             return
         prefix = "Position: " if self.position else (f"{name}: " if name else "")
-        body = fit(trim_front(text, VERBS_S), room or self.limit - len(prefix), whole=kind in ("claim", "subject"))
-        if body and name and not room and label_breaks(prefix + body) == ["dangling"]:  # a named phrase cut where it
-            return self.add(text, kind, rank, name, len(body) - 1)  # waits for more ("with varying levels"): shorter
+        cut = body = fit(trim_front(text, VERBS_S), room or self.limit - len(prefix), whole=kind in ("claim", "subject"))
         if not body or not reads_as_title(body, kind, VERBS_S, named=bool(name)):
+            if body and name and not room and label_breaks(prefix + body) == ["dangling"]:
+                self.add(text, kind, rank, name, len(cut) - 1)
             return
         if self.forms:  # an abbreviation the reader has not seen defined is written out
             longer = expand(body, self.forms)
             body = longer if len(prefix) + len(longer) <= self.limit else body
         body = body if name and not self.position else capitalise(body)
         label = prefix + body
-        if label_breaks(label, position=self.position) or \
-                (name and body.casefold().startswith(name.casefold())):
+        broken = label_breaks(label, position=self.position)
+        if name and not room and (broken if body == cut and not self.position else label_breaks(prefix + cut)) == ["dangling"]:
+            return self.add(text, kind, rank, name, len(cut) - 1)  # cut where it waits for more: a shorter cut
+        if broken or (name and body.casefold().startswith(name.casefold())):
             return
         words = content_words(body)
         cover = sorted((self.weights.get(w, 0.0) for w in words), reverse=True)[:COVER_CAP]

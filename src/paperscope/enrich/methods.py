@@ -148,16 +148,19 @@ def _scan_sentence(c: _Collector, i: int, raw: str, s: str, own: bool) -> None:
     _markup_names(c, i, raw, s)  # 4. bold / emphasised names
 
 
+_SIDE = re.compile(r"(?:additionally|moreover|furthermore|in addition|besides|finally)\b|we also\b", re.I)
+
+
 def _intro_names(c: _Collector, i: int, intros: list[tuple[int, str]], defs: list) -> None:
     """Names right after an intro verb, a kind word or in apposition to it."""
+    side = bool(intros) and 0 <= i < len(c.doc.sentences) and \
+        bool(_SIDE.match(c.doc.sentences[i]))  # a side contribution names no capitalised run
     for end, obj in intros:
         body = obj.lstrip()
         off = end + len(obj) - len(body)
         det = re.match(r"(?:also\s+|further\s+)?(?:the\s+|our\s+)?", body)
         hit = name_at(body[det.end():])
-        side = re.match(r"(?:additionally|moreover|furthermore|in addition|besides|finally)\b|we also\b",
-                        c.doc.sentences[i], re.I) if 0 <= i < len(c.doc.sentences) else None
-        run = capital_run(body[det.end():]) if hit is None and not side else None  # not a side contribution
+        run = capital_run(body[det.end():]) if hit is None and not side else None
         if hit or run:
             name, n_end = hit or run  # type: ignore[misc]
             after = body[det.end() + n_end:]
