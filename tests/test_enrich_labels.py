@@ -485,3 +485,28 @@ def test_a_named_phrase_cut_where_it_waits_for_more_gives_way_to_a_shorter_cut()
             "from seed instructions, our Evol method rewrites them step by step. We call the resulting model WizardXL. "
             "Human evaluations indicate that WizardXL outperforms strong baselines.")
     assert derive_facts(None, text)["label"] == "WizardXL: avenue for creating large amounts of instruction data"
+
+
+def test_a_finding_the_authors_unveil_is_the_label_not_the_phenomenon_they_revisit():
+    text = ("Double descent is a counter-intuitive effect seen across many models and tasks in machine learning. "
+            "Explanations exist for special settings, but no accepted theory of its mechanism in deep learning has "
+            "emerged. In this study, we revisit the phenomenon of double descent and demonstrate that label noise "
+            "strongly influences its occurrence. By carefully analysing the feature space of learned representations, "
+            "we unveil that double descent arises in imperfect models trained with noisy data. We argue that while "
+            "small models follow the classical bias-variance trade-off, over-parameterized models interpolate noisy "
+            "samples among clean ones and so learn to separate the information from the noise.")
+    assert derive_facts(None, text)["label"] == "Double descent arises in imperfect models trained with noisy data"
+
+
+def test_a_short_form_defined_while_introducing_a_new_thing_is_the_papers_name():
+    text = ("Meta-learning physics-informed networks treats every task alike, whatever its difficulty. We address "
+            "this gap by introducing a novel difficulty-aware task sampler (DATS) for meta-learning of PINNs. We "
+            "evaluated DATS on four benchmark equations, where DATS improves accuracy.")
+    assert derive_facts(None, text)["label"].startswith("DATS: difficulty-aware task sampler")
+
+
+def test_verbs_joined_to_a_gerund_agree_but_a_relative_clause_keeps_its_own():
+    from paperscope.enrich.phrases import coordinated
+    assert coordinated("targeting the bias and corrects the estimate") == "targeting the bias and correcting the estimate"
+    assert coordinated("handling gaps that targets and resolves the bias") == \
+        "handling gaps that targets and resolves the bias"

@@ -995,3 +995,22 @@ def test_a_pronoun_a_few_words_in_with_nothing_before_it_points_back():
 def test_a_list_numbered_1_without_its_2_is_cut():
     assert "cut" in tldr_breaks("We propose FedX. FedX is divided into two steps: 1) utilizing the training data.")
     assert "cut" not in tldr_breaks("We propose FedX in two steps: 1) we find signatures; 2) we remove shortcuts.")
+
+
+
+def test_a_bare_contribution_goes_on_with_how_even_when_that_sentence_must_be_cut():
+    from paperscope.enrich.text import Doc
+    from paperscope.enrich.tldr import _with_next
+    from paperscope.enrich.tldr_score import features
+    doc = Doc.of("We study bandits whose feedback is only the best arm. "
+                 "We propose an algorithm and derive a regret bound for instances where arm outcomes follow "
+                 "distributions with finite supports. "
+                 "Our algorithm introduces a novel concept of biased arm replacement that swaps a suspected arm for a "
+                 "fresh one whenever the reported index stays unchanged for many rounds in order to cope with the weak "
+                 "feedback, and it achieves a distribution-dependent regret bound of O((k/Δ) log T) and a "
+                 "distribution-independent regret bound of O(√T). "
+                 "Experiments confirm the analysis.")
+    first = doc.sentences[1]
+    got = _with_next(doc, 1, features(doc, []), first, [])
+    assert got.startswith(first + " Our algorithm introduces a novel concept of biased arm replacement")
+    assert len(got) <= MAX_CHARS and tldr_breaks(got) == []

@@ -27,7 +27,7 @@ RESULTS = re.compile(r"\bwe (?:\w+ly )?(?:illustrate|demonstrate|show|verify|con
                       r"\bwe (?:also )?(?:provide|give|present) "
                       r"(?:an? )?(?:\w+ )?(?:analys[ie]s|experiments|evaluations?|comparisons?|ablations?)\b",
                       re.I)
-SUBJECT = r"(?:\bwe|\bto|\bpaper|\bwork|\bstudy|\barticle|\band|\balso|\bfurther|\bthen|\bfirst|" \
+SUBJECT = r"(?:\bwe|\bby|\bto|\bpaper|\bwork|\bstudy|\barticle|\band|\balso|\bfurther|\bthen|\bfirst|" \
            r"\bhere|\bherein|\bhereby|\btherefore|\bnow|\bthus|\bfinally|\badditionally|\bnext|\w+ly|,)"
 VERB = (r"(?:propose[sd]?|proposing|introduce[sd]?|introducing|present(?:s|ed)?|develop(?:s|ed)?|"
         r"design(?:s|ed)?|devise[sd]?|build(?:s)?|built|construct(?:s|ed)?|establish(?:es|ed)?|"

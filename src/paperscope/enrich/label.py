@@ -103,13 +103,14 @@ def _objects(sentence: str) -> list[tuple[str, str]]:
         if ph.CLAIM_VERBS.match(verb) and ph.THAT.match(rest):
             claim = ph.THAT.sub("", rest)
             out.append((claim, "claim"))
-            core = _claim_core(claim)
-            if core != claim:  # "even with natural initialization, GD can be slowed down by saddle points, taking ..."
-                out.append((core, "claim"))
+            core = _claim_core(claim)  # "even with natural initialization, GD can be slowed down by saddle points, ..."
+            out += [(core, "claim")] if core != claim else []
         elif ph.CLAIM_VERBS.match(verb) and not re.match(r"(?:a|an|the|new|novel)\b", rest, re.I):
             continue
         else:
             out.append((clean_object(rest), "study" if ph.STUDY_VERBS.match(verb) else "intro"))
+            by = ph.BY_SHOWING.search(rest)  # "This paper addresses this gap by showing that X"
+            out += [(rest[by.end():], "claim")] if by else []
     return out
 
 
@@ -232,7 +233,7 @@ def score(f: dict) -> float:
     s = W["prior"][f["kind"]] - W["rank"] * f["rank"] + W["cover"] * f["cover"]
     s += W["key"] * f["key"] + W["lead"] * min(f["lead"], 3) + W["hit"] * f.get("hit", 0.0)
     s += W["named"] if f["name"] else 0.0
-    s -= W["short"] if f["n"] < 4 and not f["name"] else 0.0
+    s -= W["short"] if f["n"] < (6 if f["kind"] == "study" else 4) and not f["name"] else 0.0
     s -= W["long"] * max(0, f["n"] - 11)
     return s - (1.0 if not f["words"] else 0.0)
 

@@ -19,11 +19,13 @@ OWN_VERB = re.compile(
     r"(?P<verb>propos|introduc|present|develop|design|devis|build|construct|creat|formulat|"
     r"offer|provid|put forward|establish|deriv|stud|investigat|consider|analy[sz]|explor|"
     r"examin|address|tackl|revisit|characteri[sz]|focus(?:es)? on|show|prov|demonstrat|find|"
-    r"argu|observ|reveal|identif|advocat|contend|posit|conjectur|hypothesi[sz]|suggest|"
+    r"argu|observ|reveal|unveil|uncover|discover|confirm|identif|advocat|contend|posit|conjectur|"
+    r"hypothesi[sz]|suggest|"
     r"call for|releas|curat|collect|leverag|bridg|fill|theoreticall?y? (?:stud|analy[sz]))"
     r"(?:e|es|ed|ing|s|y|ies|ied|e[sd])?\b\s*", re.I)
-CLAIM_VERBS = re.compile(r"^(?:show|prov|demonstrat|find|argu|observ|reveal|identif|advocat|"
-                         r"contend|posit|conjectur|hypothesi|suggest|establish|deriv)", re.I)
+CLAIM_VERBS = re.compile(r"^(?:show|prov|demonstrat|find|argu|observ|reveal|unveil|uncover|discover|confirm|"
+                         r"identif|advocat|contend|posit|conjectur|hypothesi|suggest|establish|deriv)", re.I)
+BY_SHOWING = re.compile(r"^[^.;]{0,80}?\bby (?:showing|proving|demonstrating|establishing) that\s+", re.I)
 STUDY_VERBS = re.compile(r"^(?:stud|investigat|consider|analy|explor|examin|address|tackl|"
                          r"revisit|characteri|focus|theoretic)", re.I)
 # hard ends of a noun phrase or clause
@@ -147,9 +149,11 @@ def coordinated(text: str) -> str:
     and replacing Y"."""
     if not re.match(r"[A-Za-z]+ing\b", text):
         return text
+    clause = re.search(r"\b(?:that|which|who)\b", text)  # "handling X that targets and resolves Y" stays
+    end = clause.start() if clause else len(text)
     return re.sub(r"\b(and|or|then)( \w+ly)? ([a-z]+s)(?= (?!and\b|or\b)[\w(])",
-                  lambda m: f"{m.group(1)}{m.group(2) or ''} {gerund(m.group(3))}" if m.group(3) in VERB_S and gerund(m.group(3))
-                  else m.group(), text)
+                  lambda m: f"{m.group(1)}{m.group(2) or ''} {gerund(m.group(3))}"
+                  if m.start() < end and m.group(3) in VERB_S and gerund(m.group(3)) else m.group(), text)
 
 
 def as_gerund_phrase(text: str) -> str:
@@ -186,5 +190,5 @@ replaces represents retrieves reweights samples scales selects simulates solves 
 transfers transforms translates updates utilizes utilises distills distils accelerates augments
 calibrates compresses detects enhances mitigates alleviates addresses tackles handles supports
 automates discovers evaluates measures mimics operates performs learns regularizes regularises
-decreases increases lowers raises
+decreases increases lowers raises resolves eliminates avoids prevents corrects overcomes
 """.split())

@@ -316,7 +316,7 @@ def _with_next(doc: Doc, i: int, feats: list, text: str, names: list[str]) -> st
     if not (_GOES_ON.match(rest) or said or any(0 in token_starts(rest, n) for n in names)) or \
             _OUTLOOK.search(nxt) or SECONDARY.match(nxt) or NEED_TO.search(nxt) or _LIST_TO_COME.search(nxt):
         return text
-    return _joined(text, nxt) or text
+    return _joined(text, nxt) or _joined(text, _cut(nxt, MAX_CHARS - len(text) - 1)) or text  # "..., and it achieves"
 
 
 # "This dataset has two crucial features.": a list the sentence announces and does not give
