@@ -294,7 +294,9 @@ def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
 
 
 # the authors go on: "We demonstrate that ...", "Our bounds are ...", "Unlike X, our method ..."
-_GOES_ON = re.compile(r"(?:unlike [^,]{2,60},\s*)?(?:we|our|it|this (?:method|approach|framework|model|algorithm))\b", re.I)
+_GOES_ON = re.compile(r"(?:unlike [^,]{2,60},\s*|(?:by|through) (?![^,]*\b(?:experiment|evaluation|result|empiric|benchmark))"
+                      r"[^,]{2,120},\s*)?(?:we|our|it|this (?:method|approach|framework|model|algorithm))\b",
+                      re.I)  # "By conceptualizing X as Y, we note that ...", not "Through extensive experiments, we"
 _THIN_AT = 180  # characters: a one-sentence TL;DR this short says what, rarely how or what it finds
 _BARE_AT = 110  # and one this short rarely says more than "we propose a method for X"
 
