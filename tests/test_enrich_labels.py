@@ -510,3 +510,12 @@ def test_verbs_joined_to_a_gerund_agree_but_a_relative_clause_keeps_its_own():
     assert coordinated("targeting the bias and corrects the estimate") == "targeting the bias and correcting the estimate"
     assert coordinated("handling gaps that targets and resolves the bias") == \
         "handling gaps that targets and resolves the bias"
+
+
+def test_the_problem_the_authors_say_they_study_is_what_a_headline_is_for():
+    text = ("We study the sparse phase retrieval problem, which seeks to recover a sparse signal from a limited set of "
+            "magnitude-only measurements. We propose a second-order algorithm that employs a Newton-type method with "
+            "hard thresholding. Our algorithm converges quadratically after a few iterations and needs no more "
+            "measurements than first-order methods for sparse phase retrieval. Experiments confirm the speed-up.")
+    assert derive_facts(None, text)["label"] == ("Second-order algorithm that employs a Newton-type method with hard "
+                                                 "thresholding for sparse phase retrieval")

@@ -57,6 +57,9 @@ _FINITE = re.compile(
 _OWN_PROBLEM = re.compile(r"^(?:in this (?:paper|work),?\s+)?we (?:study|address|consider|tackle|investigate|examine|"
                           r"revisit) the (?:problem|task|question) of (?P<np>[^,;:()]{6,80}?)"
                           r"(?=[,;:(.]|\s(?:where|which|that|when|in which|under|given|whose|with the|using)\b|$)", re.I)
+# "We study the sparse phase retrieval problem, which ..."
+_OWN_PROBLEM_BEFORE = re.compile(r"^(?:in this (?:paper|work),?\s+)?we (?:study|address|consider|tackle|investigate|"
+                                 r"examine|revisit) the (?P<np>(?:[\w-]+ ){1,5}?)(?:problem|task)\b(?!\s+of\b)", re.I)
 _VAGUE = re.compile(r"^(?:(?:recent|current|existing|modern|many|most|some|traditional|"
                     r"conventional|standard|popular|state-of-the-art|typical|numerous|various|"
                     r"prior|previous|classical|classic|common|remarkable|impressive|strong|great|"
@@ -81,7 +84,7 @@ def problem(sentences: list[str], forms: dict[str, str], weights: dict[str, floa
     prediction`, `robust Markov decision processes`)."""
     if not sentences:
         return None
-    own = _OWN_PROBLEM.match(sentences[0])
+    own = _OWN_PROBLEM.match(sentences[0]) or _OWN_PROBLEM_BEFORE.match(sentences[0])
     if own and len(own.group("np").split()) <= 8:
         found = expand(own.group("np").strip(), forms) if forms else own.group("np").strip()
         return lower_first(found, " ".join(sentences[:3]) if text is None else text)
