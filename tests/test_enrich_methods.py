@@ -292,3 +292,15 @@ def test_a_version_number_a_new_kind_in_apposition_and_a_long_name_before_its_sh
     # "the proposed X" names X only when X is the subject that does something
     assert names("We study pooling. The proposed DiffNet consistently improves over the baselines.") == ["DiffNet"]
     assert names("We study bounds. The proposed TC bound is grounded in information theory.") == []
+
+
+def test_a_short_form_defined_inside_the_problem_studied_is_not_the_papers_name():
+    text = ("In this work, we tackle the challenging problem of denoising hand-object interactions (HOI). "
+            "Given an erroneous HOI sequence, the goal is to refine the hand trajectory and remove artifacts. "
+            "This involves unnatural hand poses and incorrect hand-object relations in HOI data. "
+            "We tackle those challenges through a novel approach, GraspDenoise, built on two key designs: a "
+            "contact-centric HOI representation and a domain-generalizable denoising scheme. "
+            "The representation parameterizes the HOI process and generalizes across HOI scenarios.")
+    from paperscope.enrich.methods import find_methods
+    assert "HOI" not in find_methods(Doc.of(text))
+    assert derive_facts(None, text)["label"].startswith("GraspDenoise: ")
