@@ -519,3 +519,27 @@ def test_the_problem_the_authors_say_they_study_is_what_a_headline_is_for():
             "measurements than first-order methods for sparse phase retrieval. Experiments confirm the speed-up.")
     assert derive_facts(None, text)["label"] == ("Second-order algorithm that employs a Newton-type method with hard "
                                                  "thresholding for sparse phase retrieval")
+
+
+def test_a_named_label_is_not_extended_by_what_its_method_runs_on():
+    from paperscope.enrich.problem import extended
+    name = "UNSB: Unpaired Neural Schrödinger Bridge"
+    assert extended(name, "name", ["diffusion models"], 112) == name
+    assert extended(name, "name", ["diffusion models", "image-to-image translation"], 112) == \
+        name + " for image-to-image translation"
+    assert extended("Unpaired neural bridge", "intro", ["diffusion models"], 112) == \
+        "Unpaired neural bridge for diffusion models"  # a topic label still says its setting
+    # a problem the label already holds is passed over, not a stop
+    assert extended("SRNN: symplectic recurrent networks", "name", ["recurrent networks", "Hamiltonian systems"],
+                    112) == "SRNN: symplectic recurrent networks for Hamiltonian systems"
+
+
+def test_a_named_detector_is_not_said_to_be_for_the_models_whose_text_it_detects():
+    text = ("Large language models (LLMs) have notably enhanced the fluency and diversity of machine-generated text. "
+            "However, this progress makes it hard to tell whether a given text was written by a person or by large "
+            "language models. We propose a novel training-free detection strategy called Divergent N-Gram Scan (DNS). "
+            "Given a text, we truncate it in the middle and let the model regenerate the rest, then compare the two "
+            "parts. DNS outperforms trained detectors on five datasets.")
+    label = derive_facts(None, text)["label"]
+    assert label.startswith("Divergent N-Gram Scan (DNS): training-free detection strategy")
+    assert not label.endswith("language models")

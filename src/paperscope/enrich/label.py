@@ -33,7 +33,7 @@ from .label_words import content_words, title_odds, weights_of, word_features
 from .methods import Mention, is_background
 from .noun_phrase import fits
 from .position import is_position, position_headline
-from .problem import OPENER, lower_first, opening_problem, problem, stems, topic_ok, with_problem
+from .problem import OPENER, extended, lower_first, opening_problem, problem, runs_on, stems, topic_ok
 from .question import question
 from .rules import MAX_LABEL_CHARS, label_breaks
 from .specific import VERBS_S, capitalise, clean_object, specific, tidy
@@ -216,10 +216,9 @@ class _Pool:
         f, label = top
         named = ": " in label and not self.position
         topics = [t for t in self.topics if topic_ok(t)] if named else []
-        for problem_np in self.problems + topics:
-            longer = with_problem(label, f["kind"], problem_np, self.limit, self.position)
-            if longer != label:
-                return longer
+        longer = extended(label, f["kind"], self.problems + topics, self.limit, self.position)
+        if longer != label:
+            return longer
         if not is_bare(label, f["kind"]):
             return label
         ranked = sorted(((score(g), g["kind"], text) for g, text in self.candidates), reverse=True)
@@ -285,10 +284,9 @@ def _derived(doc: Doc, mentions: list[Mention], tldr: str, limit: int, paper_typ
     if lead and len(lead.split(": ", 1)[-1].split()) <= SHORT_HEADLINE and not lead.startswith("Position: "):
         pool = candidates(doc, mentions, tldr, limit, paper_type, keyphrases)  # what is it about?
         topics = [t for t in pool.topics if topic_ok(t)] if ": " in lead else []
-        for problem_np in pool.problems + topics:
-            longer = with_problem(lead, "name" if ": " in lead else "intro", problem_np, room, False)
-            if longer != lead:
-                return longer
+        longer = extended(lead, "name" if ": " in lead else "intro", pool.problems + topics, room)
+        if longer != lead:
+            return longer
     if lead and not lead.startswith("Position: "):
         return named_lead(unframed(_about(lead, doc, room)), doc, mentions, room)
     if lead:
@@ -298,10 +296,9 @@ def _derived(doc: Doc, mentions: list[Mention], tldr: str, limit: int, paper_typ
     if asked and not (pool.top and (pool.top[0]["kind"] in ("name", "long") or pool.top[0]["name"])):
         return asked  # a paper that names no method of its own: the question it asks
     plain = plain_headline(doc.sentences, doc.own_start, mentions, room, long_forms(doc.sentences))
-    for problem_np in pool.problems if plain and not pool.position else ():  # "Double averaging scheme for X"
-        longer = with_problem(plain, "intro", problem_np, room, False)
-        if longer != plain:
-            return longer
+    longer = extended(plain, "intro", pool.problems, room) if plain and not pool.position else plain
+    if longer != plain:  # "Double averaging scheme for X"
+        return longer
     best = pool.best
     if best is None:
         words = tidy(ph.hard_cut(OPENER.sub("", doc.sentences[0]))).split()[:10]
@@ -324,7 +321,7 @@ def _about(lead: str, doc: Doc, room: int) -> str:
         return lead
     forms = long_forms(doc.sentences)
     found = opening_problem(doc, forms)
-    if not found or stems(found) & stems(expand(lead, forms)):
+    if not found or stems(found) & stems(expand(lead, forms)) or (": " in lead and runs_on(found)):
         return lead
     tail = f" for {found}"
     name, sep, body = lead.rpartition(": ")

@@ -161,9 +161,29 @@ _NOT_EXTENDED = re.compile(r"\b(?:that|which|who|for|is|are|was|were|its|their)\
                            _FINITE.pattern)
 
 
+# what a method runs on or is part of, not what it is for: "NAME: X for transformers", "for mesh generator"
+_PARTS = frozenset("""network networks model models transformer transformers llm llms gnn gnns cnn cnns architecture
+architectures layer layers block blocks module modules encoder encoders decoder decoders generator generators
+operator operators size sizes""".split())
+
+
+def runs_on(np_: str) -> bool:
+    return np_.split()[-1].lower() in _PARTS if np_.split() else False
+
+
+def extended(label: str, kind: str, nps: list[str], limit: int, position: bool = False) -> str:
+    """`label` with the first problem in `nps` that extends it (`with_problem`), else `label`."""
+    for np_ in nps:
+        longer = with_problem(label, kind, np_, limit, position)
+        if longer != label:
+            return longer
+    return label
+
+
 def with_problem(label: str, kind: str, problem_np: str | None, limit: int, position: bool) -> str:
-    """`label for <problem>` when the label does not yet say what problem it is about."""
-    if not problem_np or position or kind not in PROBLEM_KINDS:
+    """`label for <problem>` when the label does not yet say what problem it is about; a named
+    label never gets what its method runs on ("NAME: X for transformers"), only what it is for."""
+    if not problem_np or position or kind not in PROBLEM_KINDS or (": " in label and runs_on(problem_np)):
         return label
     if content_words(problem_np) & content_words(label) or _NOT_EXTENDED.search(label):
         return label
