@@ -1031,3 +1031,13 @@ def test_a_short_contribution_goes_on_with_a_sentence_that_says_by_what_means_bu
                          "which densely connected nodes share an assignment.",
                          "Through extensive experiments on five graphs, we show that it beats all baselines.")
     assert "Through extensive experiments" not in tldr(other)
+
+
+def test_a_long_one_sentence_tldr_still_gets_the_topic_the_abstract_opens_on():
+    text = ("Most work on video understanding trains on short clips and rarely models dependencies across minutes of "
+            "footage. In this paper, we propose Noise Robust Temporal Optimal Transport (NORTOT) that addresses "
+            "multi-granularity noisy correspondence between long recordings and their captions within a single "
+            "unified optimal transport framework. Experiments on retrieval and question answering show clear gains.")
+    got = tldr(text)
+    assert got.startswith("Most work on video understanding trains on short clips")
+    assert got.endswith("within a single unified optimal transport framework.") and len(got) <= MAX_CHARS
