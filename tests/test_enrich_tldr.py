@@ -1041,3 +1041,11 @@ def test_a_long_one_sentence_tldr_still_gets_the_topic_the_abstract_opens_on():
     got = tldr(text)
     assert got.startswith("Most work on video understanding trains on short clips")
     assert got.endswith("within a single unified optimal transport framework.") and len(got) <= MAX_CHARS
+
+
+def test_a_tldr_that_shares_a_couple_of_words_with_the_opening_still_gets_its_topic():
+    text = ("Autonomous agents built on pre-trained language models now generalize well on simulated benchmarks of web "
+            "tasks. We introduce WebPilot, an agent that learns from its own experience to complete tasks on real "
+            "websites following natural language instructions. Experiments on real websites show that WebPilot "
+            "raises the success rate by over 50 percent.")
+    assert tldr(text).startswith("Autonomous agents built on pre-trained language models now generalize well")

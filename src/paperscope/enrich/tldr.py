@@ -269,7 +269,7 @@ def with_topic(doc: Doc, picked: Picked) -> str:
         return text
     topic, kept = rewrite(doc.sentences[0])
     shared = (stems(topic) & stems(text)) - _BROAD  # words beyond "learning", "model", ...
-    if kept < 1.0 or tldr_breaks(topic) or len(topic.split()) < 8 or len(shared) >= 2:
+    if kept < 1.0 or tldr_breaks(topic) or len(topic.split()) < 8 or len(shared) >= 3:
         return text  # the TL;DR already names the topic
     longer = _joined(topic, text)
     return longer if longer and len(longer) <= _SET_LONG else text
