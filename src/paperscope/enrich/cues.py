@@ -100,6 +100,8 @@ PRIOR_CONTEXT = re.compile(r"\b(?:popular|existing|prior|previous|classical|conv
                            r"traditional|widely[- ]used|well[- ]known|known as|such as)\b", re.I)
 PROBLEM_AFTER = re.compile(r"^\s*(?:problems?|settings?|tasks?|paradigms?|phenomen\w+|"
                            r"assumptions?|conditions?|scenarios?|regimes?)\b", re.I)
+# "the problem of denoising hand-object interactions (HOI)": a short form of the problem studied
+PROBLEM_BEFORE = re.compile(r"\b(?:problem|task|challenge)s? of\s+(?:[\w-]+\s+){0,6}$", re.I)
 CONNECT = {"of", "for", "with", "and", "the", "to", "in", "on", "via", "from", "a"}
 FOLLOW_OK = re.compile(r"^(?:\s*[,.;:(]|\s*$|\s+(?:which|that|to|for|as|and|with|in|on|is|are|"
                        r"can|achieves|outperforms|[-–—]))")

@@ -247,9 +247,6 @@ def _apposed_names(c: _Collector, i: int, s: str) -> None:
             c.add(tok, i, m.start(), "appositive", desc=describe.description(after))
 
 
-_PROBLEM_OF = re.compile(r"\b(?:problem|task|challenge)s? of\s+(?:[\w-]+\s+){0,6}$", re.I)
-
-
 def _acronym_names(c: _Collector, i: int, s: str, defs: list, intro_ends: list[int]) -> None:
     """Acronyms defined in the authors' own sentences, kept when the sentence is about them."""
     component = False
@@ -258,7 +255,7 @@ def _acronym_names(c: _Collector, i: int, s: str, defs: list, intro_ends: list[i
         if subj.lower() == "it" or " " in subj or name_key(subj) in c.found:
             component = True
     for d in defs:
-        if cue.PROBLEM_AFTER.match(s[d.end:]) or _PROBLEM_OF.search(s[:d.start]):
+        if cue.PROBLEM_AFTER.match(s[d.end:]) or cue.PROBLEM_BEFORE.search(s[:d.start]):
             continue  # "denoising hand-object interactions (HOI)" after "the problem of" is the problem
         alias = None
         if d.short_first:  # CoLiDE (Concomitant Linear DAG Estimation)

@@ -273,8 +273,7 @@ def with_topic(doc: Doc, picked: Picked) -> str:
     shared = (stems(topic) & stems(text)) - _BROAD  # words beyond "learning", "model", ...
     if kept < 1.0 or tldr_breaks(topic) or len(topic.split()) < 8 or len(shared) >= 5:
         return text  # the TL;DR already says what the abstract opens on
-    longer = _joined(topic, text)
-    return longer if longer and len(longer) <= _SET_LONG else text
+    return _joined(topic, text) or text  # within the TL;DR's limit, or not at all
 
 
 def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
