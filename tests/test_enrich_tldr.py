@@ -1050,3 +1050,39 @@ def test_a_tldr_that_shares_a_couple_of_words_with_the_opening_still_gets_its_to
             "websites following natural language instructions. Experiments on real websites show that WebPilot "
             "raises the success rate by over 50 percent.")
     assert tldr(text).startswith("Autonomous agents built on pre-trained language models now generalize well")
+
+
+def test_a_long_sentence_is_never_cut_before_the_last_item_of_a_list():
+    from paperscope.enrich.tldr import shorten
+    text = ("Our model embeds a conditional diffusion model within a language model architecture, orchestrating a "
+            "sequence of vision models for several symbolic steps, which span region identification, style transfer, "
+            "and position manipulation, facilitating transparent and controllable image translation processes.")
+    got = shorten(text, 280)
+    assert "style transfer." not in got
+    assert got == ("Our model embeds a conditional diffusion model within a language model architecture, orchestrating "
+                   "a sequence of vision models for several symbolic steps.")
+    clause = ("We propose a new method for sparse regression with heavy-tailed noise, and it achieves the best regret "
+              "bound known so far in all of the settings we consider, which is remarkable for so simple a method.")
+    assert shorten(clause, 120) == "We propose a new method for sparse regression with heavy-tailed noise."
+
+
+def test_a_contribution_that_only_praises_its_method_goes_on_with_what_the_method_does():
+    text = ("Optimal transport between two distributions has been used to build generative models in many ways. "
+            "We suggest a simple but novel method that improves the best-performing transport-based model. "
+            "Intuitively, our approach conducts a gradual refinement of the generated distribution, progressively "
+            "aligning it with the data distribution. Our approach reaches an FID of 2.51 on CIFAR-10.")
+    got = tldr(text)
+    assert "We suggest a simple but novel method" in got or "we suggest a simple but novel method" in got
+    assert got.endswith("Intuitively, our approach conducts a gradual refinement of the generated distribution, "
+                        "progressively aligning it with the data distribution.")
+    background = text.replace("Intuitively, our approach conducts", "In general, earlier models conduct")
+    assert "earlier models" not in tldr(background)  # background is not what the method does
+
+
+def test_a_connective_that_points_at_an_earlier_list_comes_off():
+    assert lead_off("For the first, we introduce VQ-TR, which maps sequences to codes.") == \
+        "We introduce VQ-TR, which maps sequences to codes."
+    assert lead_off("On the positive side, we provide a tight query complexity bound.") == \
+        "We provide a tight query complexity bound."
+    assert lead_off("As a by-product, we give convergence guarantees.") == "We give convergence guarantees."
+    assert lead_off("For the first time, we show that X holds.") == "For the first time, we show that X holds."

@@ -113,6 +113,14 @@ def test_a_group_set_in_a_font_keeps_its_words_without_braces():
     assert match_key(text).startswith(match_key(same))  # braces never counted in a paper's identity
 
 
+def test_a_name_set_in_a_typewriter_or_sans_font_is_kept():
+    text = ("To fill the gap, we propose $\\textbf{\\texttt{Lingual-SMoE}}$ by equipping the SMoE with adaptive "
+            "routing; \\textsf{X-Net} and \\mbox{Our Model} follow \\textup{Y}.")
+    plain = latex_to_plain(text)
+    assert "we propose Lingual-SMoE by equipping" in plain
+    assert "X-Net and Our Model follow Y." in plain
+
+
 def test_missing_path_is_a_user_error(lib, tmp_path):
     with pytest.raises(InputError, match="no such file"):
         lib.ingest([tmp_path / "nope.txt"], embed=False)

@@ -238,18 +238,31 @@ def clean_text(text: str | None) -> str:
     return " ".join(text.split())  # same whitespace set as _WS (str.isspace), 5x faster
 
 
+# font commands pylatexenc 2.11 knows to take an argument but renders as nothing: "we propose
+# $\textbf{\texttt{Lingual-SMoE}}$ by ..." would lose the method's name
+_KEPT_FONTS = ("texttt", "textsf", "textup", "textmd", "mbox")
+
+
+@lru_cache(maxsize=1)
+def _converter():
+    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+
+    context = get_default_latex_context_db().filter_context()  # a copy: the default stays as it is
+    context.add_context_category("paperscope-fonts", prepend=True,
+                                 macros=[MacroTextSpec(name, simplify_repl="%s") for name in _KEPT_FONTS])
+    return LatexNodes2Text(latex_context=context, math_mode="text", strict_latex_spaces=True)
+
+
 @lru_cache(maxsize=65536)
 def _render_span(span: str) -> str:
     import logging
-
-    from pylatexenc.latex2text import LatexNodes2Text
 
     # pylatexenc logs a warning per macro it cannot expand; the span then stays partly raw,
     # which is the behaviour we want, so the noise is not the user's business.
     logging.getLogger("pylatexenc").setLevel(logging.CRITICAL)
 
     try:
-        plain = LatexNodes2Text(math_mode="text", strict_latex_spaces=True).latex_to_text(span)
+        plain = _converter().latex_to_text(span)
     except Exception:  # pylatexenc is tolerant; anything it still rejects stays as source
         return span
     # Mathematical alphanumerics (𝒪, ϵ) fold to their ordinary letters (O, ε).

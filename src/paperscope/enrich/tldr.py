@@ -44,12 +44,26 @@ def _drops_item(head: str) -> bool:
     return (len(marks) if marks else m.group(2).count(", ") + 1) < _COUNTS[m.group(1).lower()]
 
 
+# "which span RoI identification, style transfer(, and position manipulation)": ", and" before a
+# list's last item, not a clause ("..., and it achieves ...")
+_SHORT_ITEM = re.compile(r",\s+(?:[\w-]+\s+){0,3}[\w-]+$")
+_CLAUSE_START = re.compile(r"\s*(?:we|it|they|this|these|that|our|its|their|thus|then|so|hence|therefore|also|"
+                           r"can|show|shows|achieve|achieves|demonstrate|demonstrates|provide|provides)\b", re.I)
+
+
+def _last_item(sentence: str, m: re.Match) -> bool:
+    head = sentence[:m.start()]
+    return m.group().startswith(", and") and bool(_SHORT_ITEM.search(head)) and \
+        not re.search(r"\b(?:we|is|are|was|were)\b", head.rsplit(",", 1)[-1], re.I) and \
+        not _CLAUSE_START.match(sentence[m.end():])
+
+
 def shorten(sentence: str, limit: int = MAX_CHARS) -> str:
     """A long sentence ends at its last clause boundary within `limit`; only a sentence without
     one is cut with an ellipsis (which the TL;DR rules reject, so another sentence is taken)."""
     if len(sentence) <= limit:
         return sentence
-    ends = [m.start() for m in _CLAUSE_END.finditer(sentence[:limit])]
+    ends = [m.start() for m in _CLAUSE_END.finditer(sentence[:limit]) if not _last_item(sentence, m)]
     ends = [e for e in ends if len(sentence[:e].split()) >= 8 and not _drops_item(sentence[:e]) and
             not re.search(r"\bnot only\b(?!.*\bbut\b)", sentence[:e])]  # "not only X" waits for "but also Y"
     if ends:
@@ -298,6 +312,13 @@ def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
 _GOES_ON = re.compile(r"(?:unlike [^,]{2,60},\s*|(?:by|through) (?![^,]*\b(?:experiment|evaluation|result|empiric|benchmark))"
                       r"[^,]{2,120},\s*)?(?:we|our|it|this (?:method|approach|framework|model|algorithm))\b",
                       re.I)  # "By conceptualizing X as Y, we note that ...", not "Through extensive experiments, we"
+# "We propose a simple but novel method that improves X.": an object with nothing but praise
+_VAGUE = re.compile(r"^(?:in this (?:paper|work),?\s+)?we (?:propose|present|introduce|develop|suggest|design|devise)\s+"
+                    r"(?:a|an)\s+(?:(?:new|novel|simple|straightforward|effective|efficient|principled|general|generic|"
+                    r"practical|easily implemented|lightweight|yet|but|and|highly|very|,)\s*)*(?:[\w-]+\s+)?"
+                    r"(?:method|approach|algorithm|framework|technique|scheme|strategy|pipeline)s?"
+                    r"(?:\s+(?:for|to|that (?:improves|outperforms|achieves|enhances))\s+[^.]{0,80})?\.$", re.I)
+_OURS = re.compile(r"^(?:\S+\s+){0,5}?(?:we|ours?|it|this (?:new )?(?:method|approach|framework|algorithm))\b", re.I)
 _THIN_AT = 180  # characters: a one-sentence TL;DR this short says what, rarely how or what it finds
 _BARE_AT = 110  # and one this short rarely says more than "we propose a method for X"
 
@@ -315,7 +336,8 @@ def _with_next(doc: Doc, i: int, feats: list, text: str, names: list[str]) -> st
     kind = re.match(r"(?:the|this|our) (?:proposed |new |resulting )?([a-z][\w-]+) (?!of\b|(?:is|are) (?:shown|proven|demonstrated|evaluated|tested|validated|found)\b)", rest, re.I)
     said = said or bool(kind and re.search(r"\b(?:a|an) (?:(?!of )[\w-]+ ){0,4}" + re.escape(kind.group(1)) +
                                            r"(?=\s*(?:[,.(]|$|for|that|which|to|with|based|named|called)\b)", text))
-    said = said or len(text) < _BARE_AT and contributes(rest) and not unresolved_refs(rest)  # "We propose a metric
+    said = said or len(text) < _BARE_AT and (contributes(rest) or _VAGUE.match(text) and _OURS.match(rest)) and \
+        not unresolved_refs(rest)  # "We propose a straightforward yet effective method for X." says nothing of how
     if not (_GOES_ON.match(rest) or said or any(0 in token_starts(rest, n) for n in names)) or \
             _OUTLOOK.search(nxt) or SECONDARY.match(nxt) or NEED_TO.search(nxt) or _LIST_TO_COME.search(nxt):
         return text
