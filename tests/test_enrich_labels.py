@@ -543,3 +543,30 @@ def test_a_named_detector_is_not_said_to_be_for_the_models_whose_text_it_detects
     label = derive_facts(None, text)["label"]
     assert label.startswith("Divergent N-Gram Scan (DNS): training-free detection strategy")
     assert not label.endswith("language models")
+
+
+def test_a_named_method_is_for_a_task_its_keyphrases_name_not_for_a_thing_it_handles():
+    from paperscope.enrich.problem import names_task
+    for task in ("dense matching", "malware detection", "symbolic regression", "continual learning of representations",
+                 "Multiple Instance Learning", "recovering sparse graphs from data"):
+        assert names_task(task), task
+    for thing in ("historical embeddings", "loss function", "limited training", "raw images", "target graphs",
+                  "leak private information", "training distributions", "ensuring memory"):
+        assert not names_task(thing), thing
+
+
+def test_a_gerund_phrase_agrees_and_a_participle_waiting_for_its_purpose_ends_no_label():
+    from paperscope.enrich.phrases import coordinated, gerund
+    assert coordinated("estimating and maximizes the marginal log-likelihood") == \
+        "estimating and maximizing the marginal log-likelihood"
+    assert coordinated("learning and rewards of agents") == "learning and rewards of agents"  # a noun, not a verb
+    assert gerund("edits") == "editing" and gerund("maps") == "mapping"
+    assert "dangling" in label_breaks("ZO-RankSGD: zeroth-order optimization algorithm designed")
+    assert "dangling" in label_breaks("Jumanji: suite of reinforcement learning environments specifically")
+
+
+def test_a_method_based_on_a_problem_is_not_extended_for_it():
+    from paperscope.enrich.problem import with_problem
+    label = "InstructPix2NeRF: end-to-end diffusion-based framework"
+    assert with_problem(label, "name", "diffusion process", 120, False) == label
+    assert with_problem(label, "name", "3D portrait editing", 120, False) == label + " for 3D portrait editing"

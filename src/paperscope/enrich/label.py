@@ -33,7 +33,7 @@ from .label_words import content_words, title_odds, weights_of, word_features
 from .methods import Mention, is_background
 from .noun_phrase import fits
 from .position import is_position, position_headline
-from .problem import OPENER, extended, lower_first, opening_problem, problem, runs_on, stems, topic_ok
+from .problem import OPENER, extended, lower_first, names_task, opening_problem, problem, runs_on, stems, topic_ok
 from .question import question
 from .rules import MAX_LABEL_CHARS, label_breaks
 from .specific import VERBS_S, capitalise, clean_object, specific, tidy
@@ -215,7 +215,7 @@ class _Pool:
             return None
         f, label = top
         named = ": " in label and not self.position
-        topics = [t for t in self.topics if topic_ok(t)] if named else []
+        topics = [t for t in self.topics if topic_ok(t) and names_task(t)] if named else []
         longer = extended(label, f["kind"], self.problems + topics, self.limit, self.position)
         if longer != label:
             return longer
@@ -283,7 +283,7 @@ def _derived(doc: Doc, mentions: list[Mention], tldr: str, limit: int, paper_typ
         lead = headline(doc.sentences, doc.own_start, mentions, room, long_forms(doc.sentences), best)
     if lead and len(lead.split(": ", 1)[-1].split()) <= SHORT_HEADLINE and not lead.startswith("Position: "):
         pool = candidates(doc, mentions, tldr, limit, paper_type, keyphrases)  # what is it about?
-        topics = [t for t in pool.topics if topic_ok(t)] if ": " in lead else []
+        topics = [t for t in pool.topics if topic_ok(t) and names_task(t)] if ": " in lead else []
         longer = extended(lead, "name" if ": " in lead else "intro", pool.problems + topics, room)
         if longer != lead:
             return longer

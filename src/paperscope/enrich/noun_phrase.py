@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ..words import FILLER_WORDS, STOP_WORDS
-from .phrases import OF_HEADS, as_gerund_phrase, gerund, names_a_thing, soft_cuts, third_person
+from .phrases import OF_HEADS, as_gerund_phrase, coordinated, gerund, names_a_thing, soft_cuts, third_person
 from .problem import PAREN
 from .rules import BACKREF, DANGLING, SELF_REF
 from .vocab import is_modifier
@@ -274,7 +274,7 @@ def purpose(after: str) -> str | None:
         g = verb if verb.endswith("ing") else gerund(verb) if verb.endswith("s") or m.group("modal") else None
         if g and g not in ("being", "having", "using", "including", "resulting", "leading", "featuring",
                            "comprising", "containing", "consisting"):
-            said = f"{g} {phrase_end(m.group('rest'))}"
+            said = coordinated(f"{g} {phrase_end(m.group('rest'))}")  # "that estimates and maximizes X"
             means = _BY_MEANS.match(m.group("rest"))
             if leans_back(said) and means:  # "which avoids this domain shift by asking the model to ..."
                 return f"{means.group('verb')} {phrase_end(means.group('rest'))}"

@@ -97,7 +97,7 @@ def gerund(verb: str) -> str | None:
     if v.endswith("e") and not v.endswith(("ee", "ye", "oe")):
         return v[:-1] + "ing"
     if len(v) <= 4 and len(v) >= 3 and v[-1] not in _VOWEL | set("wxy") and v[-2] in _VOWEL \
-            and v[-3] not in _VOWEL:
+            and v[-3] not in _VOWEL and v not in ("edit", "exit", "open"):
         return v + v[-1] + "ing"
     return v + "ing"
 
@@ -151,6 +151,9 @@ def coordinated(text: str) -> str:
         return text
     clause = re.search(r"\b(?:that|which|who)\b", text)  # "handling X that targets and resolves Y" stays
     end = clause.start() if clause else len(text)
+    pair = re.match(r"([A-Za-z]+ing) (and|or) ((?:\w+ly )?)([a-z]{3,}[^s]s)(?= (?!of\b|and\b|or\b)[\w(])", text)  # "estimating and maximizes X"
+    if pair and gerund(pair.group(4)):
+        text = f"{pair.group(1)} {pair.group(2)} {pair.group(3)}{gerund(pair.group(4))}{text[pair.end():]}"
     return re.sub(r"\b(and|or|then)( \w+ly)? ([a-z]+s)(?= (?!and\b|or\b)[\w(])",
                   lambda m: f"{m.group(1)}{m.group(2) or ''} {gerund(m.group(3))}"
                   if m.start() < end and m.group(3) in VERB_S and gerund(m.group(3)) else m.group(), text)

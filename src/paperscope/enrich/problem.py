@@ -141,6 +141,27 @@ def topic_ok(phrase: str) -> bool:
         not (words[0][:1].isupper() and words[0].endswith("ing"))
 
 
+# a keyphrase says what a named method is for when its head names a task ("dense matching",
+# "malware detection", "continual learning of representations"), not a thing it handles ("historical
+# embeddings", "loss function") or a qualified amount ("limited training", "raw images")
+_TASK_END = re.compile(r"(?:tion|sion|ing|ment|sis|ance|ence|ics)$|^(?:regression|inference|control|search|retrieval|"
+                       r"rl|qa|vqa|nas|slam|ocr|asr|nlp|nlu|mt)$", re.I)
+_THING = frozenset("""function information distribution representation population condition position solution question
+notion attention emotion motion section collection instruction relation operation equation dimension version setting
+string thing meaning ring wing spring""".split())
+_QUALIFIER = frozenset("""raw limited specified initial historical synthetic target direct output predicted relative unseen
+longer short hard biological arbitrary given existing original real specific
+unparalleled well-structured well-bound large small high low""".split())
+
+
+def names_task(phrase: str) -> bool:
+    words = re.split(r"\s+(?:of|for|in|on|with|under|from|to|by)\s+", phrase, maxsplit=1)[0].split()
+    head = words[-1].lower() if words else ""
+    if len(words) >= 3 and re.match(r"[a-z]{3,}ing$", words[0]) and words[0] not in _THING:
+        return True  # "recovering sparse graphs from data": what it is for
+    return bool(_TASK_END.search(head)) and head not in _THING and words[0].lower() not in _QUALIFIER
+
+
 def lower_first(np_: str, text: str) -> str:
     """`Conformal prediction` -> `conformal prediction` when the first word is capitalised only
     because it opens a sentence (not `Bayesian ...`, not `Large Language Models`)."""
@@ -185,7 +206,9 @@ def with_problem(label: str, kind: str, problem_np: str | None, limit: int, posi
     label never gets what its method runs on ("NAME: X for transformers"), only what it is for."""
     if not problem_np or position or kind not in PROBLEM_KINDS or (": " in label and runs_on(problem_np)):
         return label
-    if content_words(problem_np) & content_words(label) or _NOT_EXTENDED.search(label):
+    based = re.sub(r"-(?=(?:based|driven|guided|aware|powered|conditioned|inspired)\b)", " ", label)
+    if content_words(problem_np) & content_words(based) or \
+            _NOT_EXTENDED.search(label):  # "diffusion-based framework" is not extended "for diffusion process"
         return label
     link = "in" if kind in ("topic", "study") and ": " not in label else "for"
     first = problem_np.split(" ", 1)[0]

@@ -59,7 +59,7 @@ is are was were be been being can could may might will would should must has hav
 this these those such into onto over under between among within without through across toward towards against
 upon about after before during per using based leveraging including like versus vs not also both either each
 every some any more most less very how what why whether if so then thus yet new novel one respect lies lie
-resides reside hinges hinge relies rely depends depend stems consists boils pertains holds
+resides reside hinges hinge relies rely depends depend stems consists boils pertains holds designed tailored intended specifically especially particularly
 """.split())
 _CLAIM = re.compile(r"\d\s?%|(?<!-)\b(?:attains?|achieves?|outperform(?:s|ing)?|surpass(?:es|ing)?|"
                     r"beats?|state-of-the-art results|(?:superior|better|improved|stronger) performance|improves? (?:the |upon )?(?:state-of-the-art|sota)|sota results|improves? (?:the )?(?:accuracy|"
