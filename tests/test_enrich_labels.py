@@ -570,3 +570,24 @@ def test_a_method_based_on_a_problem_is_not_extended_for_it():
     label = "InstructPix2NeRF: end-to-end diffusion-based framework"
     assert with_problem(label, "name", "diffusion process", 120, False) == label
     assert with_problem(label, "name", "3D portrait editing", 120, False) == label + " for 3D portrait editing"
+
+
+def test_a_label_that_waits_for_its_other_half_or_its_infinitive_is_dangling():
+    for broken in ("Bias and variance of the estimation error due",
+                   "Framework for measuring the consistency between generation",
+                   "StreamingLLM: framework that enables LLMs trained with a finite length attention window",
+                   "StreamingLLM: Large Language Models trained",
+                   "Algorithms for fitting a high-dimensional statistical model to a large"):
+        assert "dangling" in label_breaks(broken), broken
+    for whole in ("SyCoCa: contrastive captioners for multimodal alignment between language and vision",
+                  "Natural sparse linear regression setting where correlations between covariates arise",
+                  "X: framework that enables LLMs to use tools"):
+        assert "dangling" not in label_breaks(whole), whole
+
+
+def test_what_a_named_method_is_tailored_or_curated_for_is_its_purpose():
+    from paperscope.enrich.noun_phrase import purpose
+    assert purpose(", tailored to node classification.") == "for node classification"
+    assert purpose(", which is particularly curated for 3D lidar detection.") == "for 3D lidar detection"
+    assert purpose(", designed to reduce memory use.") == "for reducing memory use"
+    assert purpose(", to date the largest generative foundation model.") is None  # "to date" is no purpose

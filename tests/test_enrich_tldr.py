@@ -1086,3 +1086,35 @@ def test_a_connective_that_points_at_an_earlier_list_comes_off():
         "We provide a tight query complexity bound."
     assert lead_off("As a by-product, we give convergence guarantees.") == "We give convergence guarantees."
     assert lead_off("For the first time, we show that X holds.") == "For the first time, we show that X holds."
+
+
+def test_a_short_tldr_that_names_its_method_goes_on_where_the_abstract_says_how_the_method_works():
+    text = ("In this paper, we introduce FROSTER, an effective framework for open-vocabulary action recognition. "
+            "The CLIP model has achieved remarkable success in a range of image-based tasks. "
+            "However, applying CLIP directly to action recognition is challenging due to the absence of temporal "
+            "information in its pretraining. "
+            "To address these issues, FROSTER employs a residual feature distillation approach to ensure that CLIP "
+            "retains its generalization capability while adapting to the action recognition task. "
+            "Experiments on five benchmarks show state-of-the-art results.")
+    got = tldr(text)
+    assert got.startswith("In this paper, we introduce FROSTER, an effective framework for open-vocabulary action "
+                          "recognition. FROSTER employs a residual feature distillation approach")
+
+
+def test_a_first_sentence_contribution_goes_on_with_how_after_a_leading_clause():
+    text = ("We introduce Text2Reward, a data-free framework that automates the generation of dense reward functions "
+            "with large language models. "
+            "Given a goal described in natural language, Text2Reward generates shaped dense reward functions as an "
+            "executable program grounded in a compact representation of the environment. "
+            "Experiments on two robotic benchmarks show large gains.")
+    assert tldr(text).endswith("Given a goal described in natural language, Text2Reward generates shaped dense reward "
+                               "functions as an executable program grounded in a compact representation of the "
+                               "environment.")
+
+
+def test_a_sentence_that_only_announces_a_list_never_ends_a_tldr():
+    from paperscope.enrich.tldr import _joined
+    first = "In this work, we introduce the first diffusion model able to reconstruct and generate real-world 3D scenes."
+    assert _joined(first, "We make three contributions.") is None
+    assert _joined(first, "Our approach incorporates two essential innovations.") is None
+    assert _joined(first, "It reconstructs a scene from a few images in seconds.") is not None

@@ -64,7 +64,7 @@ def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, s
     if at < 0 or len(obj[:at].split()) > 16:
         return []
     out = []
-    before, after = obj[:at], obj[at + len(name):]
+    before, after = obj[:at], re.sub(r"^\s*,\s*to date,?\s+(?=the\b)", ", ", obj[at + len(name):])  # "X, to date the largest Y"
     core, spelled = "", False
     opened = _PAREN_OPEN.search(before)
     if opened and after.lstrip().startswith(")"):  # "Long Form (NAME) ...", "a variant of Adam (called SAdam)"

@@ -243,16 +243,17 @@ def purpose(after: str) -> str | None:
     ", aimed at learning X" -> "for learning X", ", equipping X with Y" -> "equipping X with Y",
     ", which extends X" -> "extending X"."""
     after = re.sub(r"^\s*,?\s*", "", after)
-    m = re.match(r"(?:(?:which|that) (?:is )?)?(?:\w+ly )?(?:aimed|designed|tailored|intended) (?P<prep>at|to|for) "
-                 r"(?P<rest>.+)", after)
+    m = re.match(r"(?:(?:which|that) (?:is )?)?(?:\w+ly )?(?P<how>aimed|designed|tailored|intended|curated|customi[sz]ed|"
+                 r"speciali[sz]ed) (?P<prep>at|to|for) (?P<rest>.+)", after)
     if m:
         ing = m.group("rest").split()[0].endswith("ing")
-        if m.group("prep") == "for" and not ing:  # "designed for high cardinality ... data"
+        if (m.group("prep") == "for" or m.group("how") != "designed" and m.group("prep") == "to" and
+                m.group("how") != "intended") and not ing:  # "designed for X data", "tailored to node classification"
             return "for " + phrase_end(m.group("rest"))
         after = m.group("rest") if ing else "to " + m.group("rest")
         if after.split()[0].endswith("ing"):
             return "for " + phrase_end(after)
-    m = re.match(r"to (?:(?:\w+ly|further|better) )?(?P<verb>[a-z]+) (?P<rest>.+)", after)
+    m = re.match(r"to (?:(?:\w+ly|further|better) )?(?!date\b)(?P<verb>[a-z]+) (?P<rest>.+)", after)  # "to date" is no purpose
     if m:
         g = gerund(m.group("verb"))
         if g and m.group("verb") not in GENERIC_VERB:

@@ -59,7 +59,7 @@ is are was were be been being can could may might will would should must has hav
 this these those such into onto over under between among within without through across toward towards against
 upon about after before during per using based leveraging including like versus vs not also both either each
 every some any more most less very how what why whether if so then thus yet new novel one respect lies lie
-resides reside hinges hinge relies rely depends depend stems consists boils pertains holds designed tailored intended specifically especially particularly
+resides reside hinges hinge relies rely depends depend stems consists boils pertains holds due designed tailored intended specifically especially particularly
 """.split())
 _CLAIM = re.compile(r"\d\s?%|(?<!-)\b(?:attains?|achieves?|outperform(?:s|ing)?|surpass(?:es|ing)?|"
                     r"beats?|state-of-the-art results|(?:superior|better|improved|stronger) performance|improves? (?:the |upon )?(?:state-of-the-art|sota)|sota results|improves? (?:the )?(?:accuracy|"
@@ -92,9 +92,9 @@ _UNSAID_END = re.compile(
     r"\b(?:in|with) an? (?:manner|way|fashion)$|\b(?:can|could|may|might|will) be [a-z]+(?:ed|en|wn)$|\bthe (?:potential|ability|capacity|corresponding|respective|following|same)$|"
     r"\b(?:a|an|the) (?:simple|novel|new|general|unified|principled|efficient|effective)$|\b(?:two|three|four|five|several|multiple) (?:key |main |major |core |novel )?(?:components|"
     r"contributions|innovations|ingredients|steps|stages|aspects|parts|modules|techniques)$|\bfor (?:cases|instances|situations)$|\b(?:in|under) the (?:setting|case|regime|context|"
-    r"scenario|constraint|assumption|condition)$|\b[a-z]+s (?:generated|obtained|induced|considered|defined|required|needed|mentioned|described|studied)$|\bw\.r\.t\.?$|"
+    r"scenario|constraint|assumption|condition)$|\b[a-z]+s (?:generated|obtained|induced|considered|defined|required|needed|mentioned|described|studied|trained|learned|used)$|\bw\.r\.t\.?$|"
     r"\b(?:varying|different|various|increasing) (?:levels|degrees|amounts|kinds|types)$|(?:\b(?:well|highly|fully|tightly)-[a-z]+|\b(?:high|low)-(?:fidelity|quality)|"
-    r"-(?:based|aware|driven|specific|free|agnostic|oriented|integrated))$", re.I)
+    r"-(?:based|aware|driven|specific|free|agnostic|oriented|integrated))$|\b(?:enabl|allow|permit|help|empower)(?:es|s|ing)? (?:(?:the|a|an) )?(?:[\w-]+ ){0,3}?(?:llms?|(?:language )?models|agents|users|robots|learners|detectors|policies|us)(?: (?!to\b)[\w-]+){0,8}$", re.I)
 _WAITING = frozenset("capable able unable hundreds thousands dozens millions billions relying depending "
                      "based focusing showing allowing enabling achieving requiring ensuring providing "
                      "yielding giving containing involving exhibiting demonstrating revealing indicating "
@@ -118,7 +118,7 @@ _OPEN_THAT = re.compile(r"\b(?:(?:under|with|on|from|of) the (?:assumption|hypot
 # "trade-off between the error", "the relationship", "a bidirectional link": one side of a pair;
 # "... enables neural networks to learn": an infinitive without its object; "permits the firing
 # rate" without what it permits it to do
-_HALF_PAIR = re.compile(r"\bbetween (?:the|a|an) (?:(?!\band\b)[^,;])*[^s\W]$|\bgaps? between (?:(?!\band\b)[^,;])*$|\bfor short$|"
+_HALF_PAIR = re.compile(r"\bbetween (?:the|a|an) (?:(?!\band\b)[^,;])*[^s\W]$|\bbetween (?!two\b)(?:(?!and\b)[\w-]+(?<!s) ){0,2}(?!and\b)[\w-]*[^s\W]$|\bgaps? between (?:(?!\band\b)[^,;])*$|\bfor short$|"
                         r"\b(?:with|and|of|from) (?:notions|ideas|concepts|insights|tools|elements|aspects|principles)$|"
                         r"\bboth\b(?!.*\band\b)|"  # "in both online" (and what)
                         r"[=<>≤≥+*/^−-]$|"  # "... with notions" (from what), "... ||p-q||_1 ≥" (what)

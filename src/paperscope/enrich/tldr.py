@@ -99,6 +99,8 @@ _STUDY_NOUN = re.compile(r"\b(?:we|this (?:paper|work|study))\s+(?:provide|offer
 
 def _joined(text: str, nxt: str) -> str | None:
     """`text` followed by the sentence `nxt`, when the two fit a TL;DR and break none of its rules."""
+    if len(nxt) < 90 and _LIST_TO_COME.search(nxt.rstrip()):  # "We make three contributions." gives none
+        return None
     said = re.search(r"\bin this (?:paper|work|study)\b", text, re.I)  # said once is enough
     longer = f"{text} {lead_off(nxt, keep_paper=not said)}"
     return longer if len(longer) <= MAX_CHARS and not tldr_breaks(longer) else None
@@ -281,13 +283,18 @@ def with_topic(doc: Doc, picked: Picked) -> str:
     fuse ... We propose a multi-scale feature transfer network (MFTN) for HISR." (shown to readers;
     the label reads the TL;DR alone)."""
     text, i, feats = picked
-    if not text or text.count(". ") or i == 0 or any(feats[0][2:]):
-        return text
+    return (_opening(doc, i, feats, text) or text) if text and not text.count(". ") else text
+
+
+def _opening(doc: Doc, i: int, feats: list, text: str) -> str | None:
+    """`text` after the sentence the abstract opens on, or None (`with_topic`)."""
+    if i == 0 or any(feats[0][2:]):
+        return None
     topic, kept = rewrite(doc.sentences[0])
     shared = (stems(topic) & stems(text)) - _BROAD  # words beyond "learning", "model", ...
     if kept < 1.0 or tldr_breaks(topic) or len(topic.split()) < 8 or len(shared) >= 5:
-        return text  # the TL;DR already says what the abstract opens on
-    return _joined(topic, text) or text  # within the TL;DR's limit, or not at all
+        return None  # the TL;DR already says what the abstract opens on
+    return _joined(topic, text)  # within the TL;DR's limit, or not at all
 
 
 def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
@@ -309,9 +316,10 @@ def _with_setting(doc: Doc, i: int, feats: list, text: str) -> str:
 
 
 # the authors go on: "We demonstrate that ...", "Our bounds are ...", "Unlike X, our method ..."
-_GOES_ON = re.compile(r"(?:unlike [^,]{2,60},\s*|(?:by|through) (?![^,]*\b(?:experiment|evaluation|result|empiric|benchmark))"
-                      r"[^,]{2,120},\s*)?(?:we|our|it|this (?:method|approach|framework|model|algorithm))\b",
-                      re.I)  # "By conceptualizing X as Y, we note that ...", not "Through extensive experiments, we"
+_LEAD = r"(?![^,]*\b(?:experiment|evaluation|result|empiric|benchmark|compar))[^,]{2,120},\s*"
+_WE = r"(?:we|our|it|this (?:method|approach|framework|model|algorithm))\b"
+_GOES_ON = re.compile(r"(?:" + _LEAD + r")?" + _WE, re.I)  # "Given X, our method ...", not "Through extensive experiments, we"
+_GOES_ON_BY = re.compile(r"(?:unlike [^,]{2,60},\s*|(?:by|through) " + _LEAD + r")?" + _WE, re.I)  # "By conceptualizing X, we"
 # "We propose a simple but novel method that improves X.": an object with nothing but praise
 _VAGUE = re.compile(r"^(?:in this (?:paper|work),?\s+)?we (?:propose|present|introduce|develop|suggest|design|devise)\s+"
                     r"(?:a|an)\s+(?:(?:new|novel|simple|straightforward|effective|efficient|principled|general|generic|"
@@ -327,8 +335,14 @@ def _with_next(doc: Doc, i: int, feats: list, text: str, names: list[str]) -> st
     """A short one-sentence TL;DR ("We present a unified framework for deriving PAC-Bayesian
     bounds.") with the next sentence when the authors go on in it to say how or what they find."""
     j = i + 1
-    if text.count(". ") or len(text) >= _THIN_AT or j >= len(doc.sentences) or any(feats[j][1:]):
+    if text.count(". ") or len(text) >= _THIN_AT or j >= len(doc.sentences):
         return text
+    # how the method works, where no opening sentence would go in front (blind A/B: readers take the
+    # setting before the next sentence) or the sentence only praises its method
+    more = bool(_VAGUE.match(text)) or not _opening(doc, i, feats, text)
+    later = _names_it(doc, i, feats, text, names) if more else None  # "We introduce FROSTER, ... FROSTER employs X"
+    if any(feats[j][1:]):
+        return later or text
     nxt = doc.sentences[j]
     rest = lead_off(nxt)
     first = clean_token(rest.split(" ", 1)[0])
@@ -338,15 +352,35 @@ def _with_next(doc: Doc, i: int, feats: list, text: str, names: list[str]) -> st
                                            r"(?=\s*(?:[,.(]|$|for|that|which|to|with|based|named|called)\b)", text))
     said = said or len(text) < _BARE_AT and (contributes(rest) or _VAGUE.match(text) and _OURS.match(rest)) and \
         not unresolved_refs(rest)  # "We propose a straightforward yet effective method for X." says nothing of how
-    if not (_GOES_ON.match(rest) or said or any(0 in token_starts(rest, n) for n in names)) or \
+    goes_on = _GOES_ON.match(rest) if more else _GOES_ON_BY.match(rest)
+    if not (goes_on or said or (_opens_on(rest, names) if more else any(0 in token_starts(rest, n) for n in names))) or \
             _OUTLOOK.search(nxt) or SECONDARY.match(nxt) or NEED_TO.search(nxt) or _LIST_TO_COME.search(nxt):
-        return text
-    return _joined(text, nxt) or _joined(text, _cut(nxt, MAX_CHARS - len(text) - 1)) or text  # "..., and it achieves"
+        return later or text
+    return _joined(text, nxt) or _joined(text, _cut(nxt, MAX_CHARS - len(text) - 1)) or later or text  # "..., and it"
+
+
+def _opens_on(rest: str, names: list[str]) -> bool:
+    """Does the sentence open on one of the method's names, maybe after a clause ("By utilizing X, InsertNeRF ...")?"""
+    lead = re.match(_LEAD, rest)
+    return any(0 in token_starts(rest, n) or (lead and 0 in token_starts(rest[lead.end():], n)) for n in names)
+
+
+def _names_it(doc: Doc, i: int, feats: list, text: str, names: list[str]) -> str | None:
+    """A short TL;DR that names the method, with the first of the next three sentences that opens on
+    that name after background in between ("To address these issues, FROSTER employs ...")."""
+    named = [n for n in names if n in text]
+    for j in range(i + 2, min(i + 4, len(doc.sentences))):
+        nxt = doc.sentences[j]
+        if any(feats[j][2:]) or not _opens_on(lead_off(nxt), named) or _OUTLOOK.search(nxt) or _LIST_TO_COME.search(nxt):
+            continue
+        return _joined(text, nxt) or _joined(text, _cut(nxt, MAX_CHARS - len(text) - 1))
+    return None
 
 
 # "This dataset has two crucial features.": a list the sentence announces and does not give
 _LIST_TO_COME = re.compile(r"\b(?:two|three|four|several|multiple) (?:[\w-]+ ){0,2}(?:features|components|parts|steps|"
-                           r"stages|properties|advantages|benefits|contributions|aspects|ingredients)[.:]?$", re.I)
+                           r"stages|properties|advantages|benefits|contributions|aspects|ingredients|innovations|ideas|"
+                           r"techniques|modules)[.:]?$", re.I)
 
 
 def _own_name(text: str, short: str, uses: int) -> bool:

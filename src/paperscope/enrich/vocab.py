@@ -101,7 +101,8 @@ ingredient incident determinant
 # a noun ("for two-component", "using a multi-stage"): modifiers still waiting for their noun
 _PLAIN_ADJECTIVES = frozenset("precise sparse dense diverse concise intricate adequate "
                               "appropriate standard smooth pre-trained pretrained large-scale small-scale real-world "
-                              "state-of-the-art off-the-shelf fine-grained coarse-grained simple".split())
+                              "state-of-the-art off-the-shelf fine-grained coarse-grained simple large small high low "
+                              "wide big tiny largest smallest strong weak shallow".split())
 _COUNTED = re.compile(r"(?:one|two|three|four|five|six|multi|single|dual|many|few)-[a-z]+(?<!s)")
 
 
