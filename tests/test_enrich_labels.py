@@ -591,3 +591,10 @@ def test_what_a_named_method_is_tailored_or_curated_for_is_its_purpose():
     assert purpose(", which is particularly curated for 3D lidar detection.") == "for 3D lidar detection"
     assert purpose(", designed to reduce memory use.") == "for reducing memory use"
     assert purpose(", to date the largest generative foundation model.") is None  # "to date" is no purpose
+
+
+def test_a_label_never_ends_on_a_word_after_its_last_comma_and_a_hyphenated_first_word_is_capitalised():
+    from paperscope.enrich.specific import capitalise
+    assert "dangling" in label_breaks("Integrating a hierarchical segmenter into the recognition process, train")
+    assert capitalise("quasi-Monte Carlo mechanism to improve graph sampling").startswith("Quasi-Monte")
+    assert capitalise("iGraphMix: input mixup") == "iGraphMix: input mixup"

@@ -1118,3 +1118,13 @@ def test_a_sentence_that_only_announces_a_list_never_ends_a_tldr():
     assert _joined(first, "We make three contributions.") is None
     assert _joined(first, "Our approach incorporates two essential innovations.") is None
     assert _joined(first, "It reconstructs a scene from a few images in seconds.") is not None
+
+
+def test_a_short_first_sentence_goes_on_with_a_sentence_about_the_contribution_not_about_earlier_work():
+    text = ("We introduce Lagrangian Flow Networks (LFlows) for modeling fluid densities and velocities continuously "
+            "in space and time. By construction, the proposed LFlows satisfy the continuity equation, a PDE describing "
+            "mass conservation in its differential form. Experiments on two datasets confirm it.")
+    assert tldr(text).endswith("By construction, the proposed LFlows satisfy the continuity equation, a PDE describing "
+                               "mass conservation in its differential form.")
+    earlier = text.replace("By construction, the proposed LFlows satisfy", "Previous methods for this problem satisfy")
+    assert "Previous methods" not in tldr(earlier)

@@ -11,11 +11,9 @@ many of the abstract's recurring content words they hold, and how likely their w
 named by a title (a small logistic word model fitted on development data,
 benchmarks/label_scorer_fit.py). Abbreviations the abstract defines are written out. A paper
 that argues rather than reports (cue score, `position_score`) gets "Position: ...".
-A chosen noun-phrase label that does not say what it is about gets the problem named by the
-subject of the opening sentence ("... for conformal prediction"; "in" after a topic), or, for a
-named method, the first keyphrase in context ("MMTS: ... Thompson Sampling for two-sided online
-matching"), when the result still follows the rules and fits.
-Extractive and deterministic.
+A noun-phrase label that does not say what it is about gets the problem the opening sentence names
+("... for conformal prediction"), or, for a named method, the first keyphrase in context that names a
+task ("MMTS: ... for two-sided online matching"), when the result still follows the rules and fits.
 """
 from __future__ import annotations
 
@@ -105,15 +103,18 @@ def _objects(sentence: str) -> list[tuple[str, str]]:
             out.append((claim, "claim"))
             core = _claim_core(claim)  # "even with natural initialization, GD can be slowed down by saddle points, ..."
             out += [(core, "claim")] if core != claim else []
-        elif ph.CLAIM_VERBS.match(verb) and not re.match(r"(?:a|an|the|new|novel)\b", rest, re.I):
+        elif ph.CLAIM_VERBS.match(verb) and not re.match(r"(?:a|an|the|new|novel)\b", rest, re.I) or \
+                re.match(r"(?:on|upon)\b", rest):  # "we build on the insight that X" introduces nothing
             continue
         else:
+            rest = _GAP_BY.sub("", rest)  # "address the existing gap by exploring X" -> "exploring X"
             out.append((clean_object(rest), "study" if ph.STUDY_VERBS.match(verb) else "intro"))
             by = ph.BY_SHOWING.search(rest)  # "This paper addresses this gap by showing that X"
             out += [(rest[by.end():], "claim")] if by else []
     return out
 
 
+_GAP_BY = re.compile(r"^(?:(?:the|this|these|an?)\s+)?(?:(?:existing|current|aforementioned|above|key|main|research)\s+)?(?:gap|problem|issue|challenge|limitation|shortcoming|question)s?\s+(?:\w+\s+){0,4}?by\s+(?=\w+ing\b)")
 # the setting in front of a finding's subject, and the clause that goes on after it
 _CLAIM_SETTING = re.compile(r"^(?:even |only |also )?(?:with|under|for|in|when|if|given|after|without|despite|"
                             r"at|on|unlike|as long as)\b[^,;]{3,120},\s+(?=(?:the|a|an|[A-Z])\w*\s)", re.I)
@@ -261,8 +262,10 @@ def _dominant(doc: Doc, mentions: list[Mention]) -> Mention | None:
     """The paper's own name when the text says it far more often than any other name: a coined
     name (not a field's abbreviation such as "SSL") used at least three times, two more than the
     next."""
+    names = [m.name for m in mentions if m.how != "variant"]
     counts = sorted(((len(token_starts(doc.text, m.name)), i, m) for i, m in enumerate(mentions)
-                     if m.how != "variant" and not is_background(m, doc.sentences)), key=lambda c: (-c[0], c[1]))
+                     if m.how != "variant" and not is_background(m, doc.sentences) and  # "PIB" inside "PIBD"
+                     not any(n != m.name and n.startswith(m.name) for n in names)), key=lambda c: (-c[0], c[1]))
     if not counts or counts[0][0] < 3 or (len(counts) > 1 and counts[1][0] > counts[0][0] - 2):
         return None
     top = counts[0][2]

@@ -58,11 +58,16 @@ def is_background(m: Mention, sentences: list[str]) -> bool:
     s = sentences[m.sentence] if 0 <= m.sentence < len(sentences) else ""
     at = s.find(m.long) if m.long and m.long in s else s.find(m.name)
     window = s[max(0, at - 90):at]
+    first = next((t for t in sentences if m.name in t), "")
+    if _KNOWN_AFTER.match(first, first.find(m.name) + len(m.name)):
+        return True  # "the use of TikZ, a well-known graphics language"
     return at > 0 and bool(_BACKGROUND.search(window) or _MEANS.search(window) or
                            (m.long and _FOR_PROBLEM.search(window) and not _NAMED_FOR.search(window))) and \
         not _OWN_VARIANT.search(window)
 
 
+_KNOWN_AFTER = re.compile(r"\s*(?:\([^()]*\)\s*)?,\s*(?:a|an|the)\s+(?:well-known|popular|widely[- ]used|standard|"
+                          r"classic(?:al)?|existing|commonly used|established)\b", re.I)
 # "a hashing algorithm for approximate Maximum Inner Product Search (MIPS)": the problem, not the paper's name
 _FOR_PROBLEM = re.compile(r"\b(?:for|to)\s+(?:(?:the|approximate|efficient|fast|scalable|large-scale|general)\s+)*$", re.I)
 # "Dropping In Convolutions for Long Context Compression (LoCoCo)": "for" inside a longer name

@@ -94,7 +94,7 @@ _UNSAID_END = re.compile(
     r"contributions|innovations|ingredients|steps|stages|aspects|parts|modules|techniques)$|\bfor (?:cases|instances|situations)$|\b(?:in|under) the (?:setting|case|regime|context|"
     r"scenario|constraint|assumption|condition)$|\b[a-z]+s (?:generated|obtained|induced|considered|defined|required|needed|mentioned|described|studied|trained|learned|used)$|\bw\.r\.t\.?$|"
     r"\b(?:varying|different|various|increasing) (?:levels|degrees|amounts|kinds|types)$|(?:\b(?:well|highly|fully|tightly)-[a-z]+|\b(?:high|low)-(?:fidelity|quality)|"
-    r"-(?:based|aware|driven|specific|free|agnostic|oriented|integrated))$|\b(?:enabl|allow|permit|help|empower)(?:es|s|ing)? (?:(?:the|a|an) )?(?:[\w-]+ ){0,3}?(?:llms?|(?:language )?models|agents|users|robots|learners|detectors|policies|us)(?: (?!to\b)[\w-]+){0,8}$", re.I)
+    r"-(?:based|aware|driven|specific|free|agnostic|oriented|integrated))$|,\s+[a-z]+$|\b(?:enabl|allow|permit|help|empower)(?:es|s|ing)? (?:(?:the|a|an) )?(?:[\w-]+ ){0,3}?(?:llms?|(?:language )?models|agents|users|robots|learners|detectors|policies|us)(?: (?!to\b)[\w-]+){0,8}$", re.I)
 _WAITING = frozenset("capable able unable hundreds thousands dozens millions billions relying depending "
                      "based focusing showing allowing enabling achieving requiring ensuring providing "
                      "yielding giving containing involving exhibiting demonstrating revealing indicating "

@@ -54,8 +54,8 @@ def tidy(text: str) -> str:
 
 def capitalise(text: str) -> str:
     first = text.split(" ", 1)[0]
-    if text[:1].islower() and not re.search(r"[A-Z0-9]", first[1:]):
-        return text[:1].upper() + text[1:]
+    if text[:1].islower() and (not re.search(r"[A-Z0-9]", first[1:]) or re.match(r"[a-z]{3,}-[A-Z]", first)):
+        return text[:1].upper() + text[1:]  # "quasi-Monte Carlo", "non-IID"; not "iGraphMix", "t-SNE"
     return text
 
 

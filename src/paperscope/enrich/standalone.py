@@ -249,7 +249,7 @@ _WAITING_PARTICIPLE = frozenset("designed tailored intended aimed meant dedicate
 # "an algorithm that is agnostic (to X)": an adjective that waits for what it holds of
 _WAITING_ADJECTIVE = frozenset("""agnostic invariant equivalent sensitive prone immune resistant amenable applicable
 complementary orthogonal analogous akin similar comparable susceptible vulnerable identical proportional
-equivariant insensitive""".split())
+equivariant insensitive able unable backing""".split())  # "techniques are able (to X)"
 # "this problem", "these tasks": the noun of an earlier sentence, said with its modifiers
 _REF_NP = re.compile(r"\b(?:these|this|such)\s+(?P<head>problems?|tasks?|settings?|questions?|games?)\b", re.I)
 _NOT_MODIFIER = STOP_WORDS | frozenset("""many several some various new novel important open challenging general

@@ -19,8 +19,8 @@ from ..words import FILLER_WORDS, STOP_WORDS, singular
 from .problem import stems
 from .rules import DANGLING, names_only, tldr_breaks, unresolved_refs
 from .standalone import OPEN_CLAUSE, lead_off, resolved, rewrite, strip_lead
-from .tldr_score import (CONTRIB, FINDING, FOUND, NEED_TO, PROBLEM, SECONDARY, WE_START, contributes, features,
-                         frames)
+from .tldr_score import (ABOUT_IT, ABOUT_OTHERS, CONTRIB, FINDING, FOUND, LIST_TO_COME, NEED_TO, OURS, PROBLEM,
+                         SECONDARY, VAGUE, WE_START, contributes, features, frames)
 from .text import Doc, clean_token, is_coined, token_starts
 
 # one sentence or two: longer than this, a sentence ends at a clause boundary
@@ -99,7 +99,7 @@ _STUDY_NOUN = re.compile(r"\b(?:we|this (?:paper|work|study))\s+(?:provide|offer
 
 def _joined(text: str, nxt: str) -> str | None:
     """`text` followed by the sentence `nxt`, when the two fit a TL;DR and break none of its rules."""
-    if len(nxt) < 90 and _LIST_TO_COME.search(nxt.rstrip()):  # "We make three contributions." gives none
+    if len(nxt) < 90 and LIST_TO_COME.search(nxt.rstrip()):  # "We make three contributions." gives none
         return None
     said = re.search(r"\bin this (?:paper|work|study)\b", text, re.I)  # said once is enough
     longer = f"{text} {lead_off(nxt, keep_paper=not said)}"
@@ -320,13 +320,6 @@ _LEAD = r"(?![^,]*\b(?:experiment|evaluation|result|empiric|benchmark|compar))[^
 _WE = r"(?:we|our|it|this (?:method|approach|framework|model|algorithm))\b"
 _GOES_ON = re.compile(r"(?:" + _LEAD + r")?" + _WE, re.I)  # "Given X, our method ...", not "Through extensive experiments, we"
 _GOES_ON_BY = re.compile(r"(?:unlike [^,]{2,60},\s*|(?:by|through) " + _LEAD + r")?" + _WE, re.I)  # "By conceptualizing X, we"
-# "We propose a simple but novel method that improves X.": an object with nothing but praise
-_VAGUE = re.compile(r"^(?:in this (?:paper|work),?\s+)?we (?:propose|present|introduce|develop|suggest|design|devise)\s+"
-                    r"(?:a|an)\s+(?:(?:new|novel|simple|straightforward|effective|efficient|principled|general|generic|"
-                    r"practical|easily implemented|lightweight|yet|but|and|highly|very|,)\s*)*(?:[\w-]+\s+)?"
-                    r"(?:method|approach|algorithm|framework|technique|scheme|strategy|pipeline)s?"
-                    r"(?:\s+(?:for|to|that (?:improves|outperforms|achieves|enhances))\s+[^.]{0,80})?\.$", re.I)
-_OURS = re.compile(r"^(?:\S+\s+){0,5}?(?:we|ours?|it|this (?:new )?(?:method|approach|framework|algorithm))\b", re.I)
 _THIN_AT = 180  # characters: a one-sentence TL;DR this short says what, rarely how or what it finds
 _BARE_AT = 110  # and one this short rarely says more than "we propose a method for X"
 
@@ -339,7 +332,7 @@ def _with_next(doc: Doc, i: int, feats: list, text: str, names: list[str]) -> st
         return text
     # how the method works, where no opening sentence would go in front (blind A/B: readers take the
     # setting before the next sentence) or the sentence only praises its method
-    more = bool(_VAGUE.match(text)) or not _opening(doc, i, feats, text)
+    more = bool(VAGUE.match(text)) or not _opening(doc, i, feats, text)
     later = _names_it(doc, i, feats, text, names) if more else None  # "We introduce FROSTER, ... FROSTER employs X"
     if any(feats[j][1:]):
         return later or text
@@ -350,11 +343,12 @@ def _with_next(doc: Doc, i: int, feats: list, text: str, names: list[str]) -> st
     kind = re.match(r"(?:the|this|our) (?:proposed |new |resulting )?([a-z][\w-]+) (?!of\b|(?:is|are) (?:shown|proven|demonstrated|evaluated|tested|validated|found)\b)", rest, re.I)
     said = said or bool(kind and re.search(r"\b(?:a|an) (?:(?!of )[\w-]+ ){0,4}" + re.escape(kind.group(1)) +
                                            r"(?=\s*(?:[,.(]|$|for|that|which|to|with|based|named|called)\b)", text))
-    said = said or len(text) < _BARE_AT and (contributes(rest) or _VAGUE.match(text) and _OURS.match(rest)) and \
+    said = said or len(text) < _BARE_AT and (contributes(rest) or VAGUE.match(text) and OURS.match(rest)) and \
         not unresolved_refs(rest)  # "We propose a straightforward yet effective method for X." says nothing of how
     goes_on = _GOES_ON.match(rest) if more else _GOES_ON_BY.match(rest)
+    said = said or more and bool(ABOUT_IT.search(rest[:120])) and not ABOUT_OTHERS.search(rest)  # "This strategy is X"
     if not (goes_on or said or (_opens_on(rest, names) if more else any(0 in token_starts(rest, n) for n in names))) or \
-            _OUTLOOK.search(nxt) or SECONDARY.match(nxt) or NEED_TO.search(nxt) or _LIST_TO_COME.search(nxt):
+            _OUTLOOK.search(nxt) or SECONDARY.match(nxt) or NEED_TO.search(nxt) or LIST_TO_COME.search(nxt):
         return later or text
     return _joined(text, nxt) or _joined(text, _cut(nxt, MAX_CHARS - len(text) - 1)) or later or text  # "..., and it"
 
@@ -371,16 +365,12 @@ def _names_it(doc: Doc, i: int, feats: list, text: str, names: list[str]) -> str
     named = [n for n in names if n in text]
     for j in range(i + 2, min(i + 4, len(doc.sentences))):
         nxt = doc.sentences[j]
-        if any(feats[j][2:]) or not _opens_on(lead_off(nxt), named) or _OUTLOOK.search(nxt) or _LIST_TO_COME.search(nxt):
+        if any(feats[j][2:]) or not _opens_on(lead_off(nxt), named) or _OUTLOOK.search(nxt) or LIST_TO_COME.search(nxt):
             continue
         return _joined(text, nxt) or _joined(text, _cut(nxt, MAX_CHARS - len(text) - 1))
     return None
 
 
-# "This dataset has two crucial features.": a list the sentence announces and does not give
-_LIST_TO_COME = re.compile(r"\b(?:two|three|four|several|multiple) (?:[\w-]+ ){0,2}(?:features|components|parts|steps|"
-                           r"stages|properties|advantages|benefits|contributions|aspects|ingredients|innovations|ideas|"
-                           r"techniques|modules)[.:]?$", re.I)
 
 
 def _own_name(text: str, short: str, uses: int) -> bool:

@@ -176,3 +176,25 @@ def features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool,
         for i in opening:
             out[i] = (out[i][0] + 0.5,) + out[i][1:]
     return out
+
+
+# --------------------------------------------------------------------------- what a next sentence says
+
+# "We propose a simple but novel method that improves X.": an object with nothing but praise
+VAGUE = re.compile(r"^(?:in this (?:paper|work),?\s+)?we (?:propose|present|introduce|develop|suggest|design|devise)\s+"
+                   r"(?:a|an)\s+(?:(?:new|novel|simple|straightforward|effective|efficient|principled|general|generic|"
+                   r"practical|easily implemented|lightweight|yet|but|and|highly|very|,)\s*)*(?:[\w-]+\s+)?"
+                   r"(?:method|approach|algorithm|framework|technique|scheme|strategy|pipeline)s?"
+                   r"(?:\s+(?:for|to|that (?:improves|outperforms|achieves|enhances))\s+[^.]{0,80})?\.$", re.I)
+OURS = re.compile(r"^(?:\S+\s+){0,5}?(?:we|ours?|it|this (?:new )?(?:method|approach|framework|algorithm))\b", re.I)
+# a next sentence about the contribution ("By construction, the proposed LFlows satisfy X", "This strategy is
+# prompt-free"), not about earlier work
+ABOUT_IT = re.compile(r"\b(?:we|our|ours|the proposed|this (?:construction|strategy|approach|method|framework|model|"
+                      r"algorithm|design|formulation|representation|technique|architecture|scheme|loss|objective))\b", re.I)
+ABOUT_OTHERS = re.compile(r"\b(?:recent(?:ly)?|prior|previous(?:ly)?|existing|typically|traditional(?:ly)?|conventional|"
+                          r"state-of-the-art|has attracted|have been|has been|experiments?|results?|evaluations?|outperforms?|"
+                          r"surpass(?:es)?|benchmarks?)\b", re.I)
+# "This dataset has two crucial features.": a list the sentence announces and does not give
+LIST_TO_COME = re.compile(r"\b(?:two|three|four|several|multiple) (?:[\w-]+ ){0,2}(?:features|components|parts|steps|"
+                          r"stages|properties|advantages|benefits|contributions|aspects|ingredients|innovations|ideas|"
+                          r"techniques|modules|characteristics)(?: of (?:our|the|this) [\w-]+)?[.:]?$", re.I)
