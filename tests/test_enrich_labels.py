@@ -598,3 +598,13 @@ def test_a_label_never_ends_on_a_word_after_its_last_comma_and_a_hyphenated_firs
     assert "dangling" in label_breaks("Integrating a hierarchical segmenter into the recognition process, train")
     assert capitalise("quasi-Monte Carlo mechanism to improve graph sampling").startswith("Quasi-Monte")
     assert capitalise("iGraphMix: input mixup") == "iGraphMix: input mixup"
+
+
+def test_a_name_written_out_as_an_apposition_or_after_its_kind_is_described_by_what_follows():
+    from paperscope.enrich.named import named_descriptions
+    assert "framework that integrates alignment into the decoding process" in named_descriptions(
+        "ARGS, Alignment as Reward-Guided Search, a novel framework that integrates alignment into the decoding "
+        "process.", "ARGS", None, {})
+    assert named_descriptions("technique, Chain of Hindsight, that is easy to optimize and can learn from any form of "
+                              "feedback, regardless of its polarity.", "Chain of Hindsight", None, {}) == \
+        ["technique that is easy to optimize and can learn from any form of feedback"]

@@ -1128,3 +1128,13 @@ def test_a_short_first_sentence_goes_on_with_a_sentence_about_the_contribution_n
                                "mass conservation in its differential form.")
     earlier = text.replace("By construction, the proposed LFlows satisfy", "Previous methods for this problem satisfy")
     assert "Previous methods" not in tldr(earlier)
+
+
+def test_a_contribution_that_speaks_of_what_only_the_opening_introduces_gets_the_opening_not_the_next_sentence():
+    text = ("Diffusion models generate samples by reversing a noising process whose variance schedule is fixed by hand. "
+            "We learn the schedule jointly with the denoiser by differentiating the sampling loss through the noise "
+            "levels. We then apply it to deblurring and inpainting with a single network. Experiments show gains.")
+    got = tldr(text)
+    assert got.startswith("Diffusion models generate samples by reversing a noising process whose variance schedule")
+    assert got.endswith("We learn the schedule jointly with the denoiser by differentiating the sampling loss through "
+                        "the noise levels.")

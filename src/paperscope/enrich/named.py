@@ -48,8 +48,8 @@ DASH_NAME = re.compile(r"^(?P<np>[^,;:()]{5,120}?)\s*(?:---|--|—|–)\s*(?:the
 
 
 # ", Latent Language Image Pretraining, which models X": a name's spelled-out form in apposition
-_LONG_APPOS = re.compile(r"^\s*,\s+(?P<long>[A-Z][\w-]*(?:\s+(?:[A-Z][\w-]*|for|of|and|in|on|with|via|to|from)){1,8}),\s+"
-                         r"(?P<rest>(?:which|that)\s.+)$")
+_LONG_APPOS = re.compile(r"^\s*,\s+(?P<long>[A-Z][\w-]*(?:\s+(?:[A-Z][\w-]*|for|of|and|in|on|with|via|to|from|as|by|at)){1,8}),\s+"
+                         r"(?P<rest>(?:which|that|a|an|the|our)\s.+)$")  # "ARGS, Alignment as Reward-Guided Search, a novel X"
 
 
 def _bare_kind(desc: str) -> bool:
@@ -123,6 +123,7 @@ def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, s
             out.append(f"{core} {said}".strip() if content(core) >= 1 else said)
     long_form = core if spelled else (long or "")
     out += _with_clause(long_form, after) if long_form and not m else []
+    out += _kind_clause(core, after) if not long_form and not out else []
     if len(long_form.split()) >= 3 and content(long_form) >= 2 and \
             long_form.casefold() != name.casefold():  # a name written out is what titles say
         out.append(long_form)
@@ -137,6 +138,14 @@ def named_descriptions(obj: str, name: str, long: str | None, forms: dict[str, s
         if content(desc) >= 2 and not leans_back(desc):
             out.append(desc)
     return list(dict.fromkeys(out))
+
+
+def _kind_clause(core: str, after: str) -> list[str]:
+    """"technique that can learn from any feedback" for "technique, Chain of Hindsight, that can learn ..."."""
+    if not re.fullmatch(r"(?:[\w-]+ )?(?:" + "|".join(KINDS) + r")", core):
+        return []
+    said = with_relative(core, core + after, RESULT_VERBS | _LIGHT_VERBS)
+    return [said] if said != core and not leans_back(said) and len(said) <= 90 else []
 
 
 # a clause that says how it is built, not what it is ("which uses X", "that consists of Y")

@@ -272,8 +272,18 @@ def pick(doc: Doc, method_names: list[str]) -> Picked:
         c = _candidate(doc, i, feats, method_names[:3]) + (i,)
         if best is None or c[0] > best[0]:
             best = c
-    text = _with_next(doc, best[2], feats, _with_setting(doc, best[2], feats, best[1]), method_names[:3])
+    first = _with_setting(doc, best[2], feats, best[1])
+    text = _with_next(doc, best[2], feats, first, method_names[:3])
+    if text != first and not first.count(". ") and _leans_on_opening(doc, first):
+        text = _opening(doc, best[2], feats, first) or text  # "... learning the schedule ...": which schedule?
     return Picked(text, best[2], feats)
+
+
+def _leans_on_opening(doc: Doc, text: str) -> bool:
+    """Does `text` speak of "the X" ("the schedule") that only the abstract's opening sentence introduces?"""
+    opening = stems(doc.sentences[0]) if doc.sentences else set()
+    said = [(m.start(), stems(m.group(1))) for m in re.finditer(r"\bthe ([a-z]{4,})\b", text)]
+    return any(noun and noun <= opening and not noun & _BROAD and not noun & stems(text[:at]) for at, noun in said)
 
 
 def with_topic(doc: Doc, picked: Picked) -> str:

@@ -102,7 +102,7 @@ ingredient incident determinant
 _PLAIN_ADJECTIVES = frozenset("precise sparse dense diverse concise intricate adequate "
                               "appropriate standard smooth pre-trained pretrained large-scale small-scale real-world "
                               "state-of-the-art off-the-shelf fine-grained coarse-grained simple large small high low "
-                              "wide big tiny largest smallest strong weak shallow".split())
+                              "wide big tiny largest smallest strong weak shallow hard soft fast slow rich".split())
 _COUNTED = re.compile(r"(?:one|two|three|four|five|six|multi|single|dual|many|few)-[a-z]+(?<!s)")
 
 
