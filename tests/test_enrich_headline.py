@@ -6,8 +6,8 @@ import re
 import pytest
 
 from paperscope.enrich import derive_facts
-from paperscope.enrich.compose import spelled_name
-from paperscope.enrich.label import _around, fit
+from paperscope.enrich.compose import around, spelled_name
+from paperscope.enrich.label import fit
 from paperscope.enrich.methods import Mention, is_background
 from paperscope.enrich.phrases import as_gerund_phrase
 from paperscope.enrich.rules import MAX_LABEL_CHARS, label_breaks
@@ -754,8 +754,8 @@ def test_a_long_headline_gives_up_its_tail_to_say_the_problem_it_is_for():
 
 
 def test_a_verb_in_front_of_a_keyphrase_is_not_its_modifier():
-    assert _around("This trick decreases kernel approximation error.", "kernel approximation") == "kernel approximation"
-    assert _around("We study sparse kernel approximation error.", "kernel approximation") == "sparse kernel approximation"
+    assert around("This trick decreases kernel approximation error.", "kernel approximation") == "kernel approximation"
+    assert around("We study sparse kernel approximation error.", "kernel approximation") == "sparse kernel approximation"
 
 
 def test_labels_that_lean_on_the_text_or_stop_before_their_complement_break_the_rules():

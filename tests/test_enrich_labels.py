@@ -608,3 +608,25 @@ def test_a_name_written_out_as_an_apposition_or_after_its_kind_is_described_by_w
     assert named_descriptions("technique, Chain of Hindsight, that is easy to optimize and can learn from any form of "
                               "feedback, regardless of its polarity.", "Chain of Hindsight", None, {}) == \
         ["technique that is easy to optimize and can learn from any form of feedback"]
+
+
+def test_a_named_method_known_only_by_its_topic_is_called_the_kind_its_abstract_gives_it():
+    from paperscope.enrich.compose import kind_of
+    sentences = ["Predicting the evolution of temporal graphs remains a challenging task.",
+                 "In this paper, we introduce a principled framework, named GraphPulse, which combines two techniques."]
+    assert kind_of("GraphPulse", sentences) == "framework"
+    assert kind_of("Chain-of-Table", ["We propose the Chain-of-Table framework, where tables are reasoning steps."]) \
+        == "framework"
+    assert kind_of("Foo", ["We study Foo in depth."]) is None
+    text = ("Predicting the evolution of temporal graphs remains a challenging and under-explored task. "
+            "In this paper, we introduce a principled framework, named GraphPulse. "
+            "The framework combines two important techniques for the analysis of temporal graphs. "
+            "Experiments show that it improves ROC-AUC by 10 points on temporal graphs.")
+    assert derive_facts(None, text)["label"].startswith("GraphPulse: framework for")
+
+
+def test_an_adverb_in_front_of_a_description_comes_off():
+    text = ("Tabular data prediction with language models is hard. "
+            "We propose TP-BERTa, a specifically pre-trained language model for tabular data prediction. "
+            "TP-BERTa outperforms tree ensembles on 145 datasets.")
+    assert derive_facts(None, text)["label"] == "TP-BERTa: pre-trained language model for tabular data prediction"

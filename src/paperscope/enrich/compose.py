@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 
-from ..words import WORD_PART
+from ..words import FILLER_WORDS, STOP_WORDS, WORD_PART
+from .keyphrases import is_verb_form
 from .label_words import content_words
 from .methods import Mention, is_background
 from .noun_phrase import KINDS
@@ -23,7 +24,7 @@ from .phrases import VERB_S as VERB_S_WORDS, coordinated, gerund
 from .problem import lower_first, stems, topic_ok
 from .rules import MAX_LABEL_CHARS, label_breaks
 from .text import Doc
-from .vocab import is_modifier
+from .vocab import VERBS, is_modifier
 
 BARE_WORDS = 3  # a label body of this many words or fewer, without a name, is a bare topic
 # kinds of candidate that say what the paper does (not just its topic)
@@ -261,3 +262,42 @@ def named_lead(lead: str, doc: Doc, mentions: list[Mention], room: int) -> str:
     proper = not first[1:].islower() or re.search(r"[a-z,] " + re.escape(first) + r"\b", doc.text)
     longer = f"{primary.name}: {lead if proper else lead[:1].lower() + lead[1:]}"  # "Shepard", "PCA-based" stay
     return longer if len(longer) <= room and not label_breaks(longer) else lead
+
+
+_RIGHT = re.compile(r"^\s+(?:for|of|in|on|with|via|under|from|through|against|to)\s+"
+                    r"(?:(?:a|an|the)\s+)?(?:[\w\-/]+\s+){0,4}?[\w\-/]+(?=\s*(?:[,.;:()]|$|"
+                    r"\s(?:and|that|which|where|while|by|using|to|is|are|can|we|with|for|in|on)\b))")
+
+
+def around(sentence: str, phrase: str) -> str | None:
+    """The noun phrase around a keyphrase in a sentence: a few modifiers in front and one
+    prepositional phrase after (`learning-augmented algorithms for non-clairvoyant scheduling`)."""
+    at = sentence.lower().find(phrase.lower())
+    if at < 0 or (at and sentence[at - 1].isalnum()):
+        return None
+    end = at + len(phrase)
+    words = sentence[:at].split()
+    left = []
+    for w in reversed(words[-3:]):
+        lw = w.lower()
+        if not re.fullmatch(r"[A-Za-z][\w\-]*", w) or lw in STOP_WORDS or lw in VERBS or lw in VERB_S_WORDS or \
+                lw in FILLER_WORDS or lw.endswith("ly") or is_verb_form(lw) and not lw.endswith("ing"):
+            break
+        left.insert(0, w)
+    right = _RIGHT.match(sentence[end:])
+    tail = right.group(0) if right else ""
+    return " ".join(left + [sentence[at:end] + tail]).strip()
+
+
+_KIND_WORDS = "method|approach|framework|algorithm|model|technique|architecture|benchmark|dataset|system|pipeline|paradigm"
+
+
+def kind_of(name: str, sentences: list[str]) -> str | None:
+    """What the text calls the named contribution where it introduces it: "a principled framework, named
+    GraphPulse" or "GraphPulse, a framework for X" -> "framework"."""
+    s = next((t for t in sentences if name in t), "")
+    n = re.escape(name)
+    m = re.search(r"\b(?:a|an|the)\s+(?:[\w-]+\s+){0,3}?(" + _KIND_WORDS + r")\s*,?\s*(?:(?:named|called|dubbed|termed|"
+                  r"coined)\s+)?" + n + r"\b", s) or \
+        re.search(r"\b" + n + r"\s*(?:\([^()]*\)\s*)?(?:,\s*(?:a|an)\s+(?:[\w-]+\s+){0,3}?|\s+)(" + _KIND_WORDS + r")\b", s)
+    return m.group(1) if m else None

@@ -19,14 +19,12 @@ from __future__ import annotations
 
 import re
 
-from ..words import FILLER_WORDS, STOP_WORDS
 from . import describe
 from .headline import headline, plain_headline
-from .compose import (descriptive, is_bare, named_lead, reads_as_title, spelled_name, trim_front, unframed,
-                      whole_long_form)
+from .compose import (around, descriptive, is_bare, kind_of, named_lead, reads_as_title, spelled_name, trim_front,
+                      unframed, whole_long_form)
 from . import phrases as ph
 from .acronyms import expand, long_forms
-from .keyphrases import is_verb_form
 from .label_words import content_words, title_odds, weights_of, word_features
 from .methods import Mention, is_background
 from .noun_phrase import fits
@@ -36,7 +34,6 @@ from .question import question
 from .rules import MAX_LABEL_CHARS, label_breaks
 from .specific import VERBS_S, capitalise, clean_object, specific, tidy
 from .text import Doc, is_coined, strip_markup, token_starts
-from .vocab import VERBS
 
 MAX_LABEL = 86  # the scored candidates: a little below the rule's limit, to read as a short title
 SHORT_HEADLINE = 5  # a headline body this short may not say what problem it is about
@@ -125,31 +122,6 @@ _CLAIM_TAIL = re.compile(r"(?:,\s+(?:which|while|thus|thereby|hence|taking|leadi
 def _claim_core(claim: str) -> str:
     """A finding without its setting in front or the clause after it."""
     return _CLAIM_TAIL.sub("", _CLAIM_SETTING.sub("", claim, count=1)).strip()
-
-
-_RIGHT = re.compile(r"^\s+(?:for|of|in|on|with|via|under|from|through|against|to)\s+"
-                    r"(?:(?:a|an|the)\s+)?(?:[\w\-/]+\s+){0,4}?[\w\-/]+(?=\s*(?:[,.;:()]|$|"
-                    r"\s(?:and|that|which|where|while|by|using|to|is|are|can|we|with|for|in|on)\b))")
-
-
-def _around(sentence: str, phrase: str) -> str | None:
-    """The noun phrase around a keyphrase in a sentence: a few modifiers in front and one
-    prepositional phrase after (`learning-augmented algorithms for non-clairvoyant scheduling`)."""
-    at = sentence.lower().find(phrase.lower())
-    if at < 0 or (at and sentence[at - 1].isalnum()):
-        return None
-    end = at + len(phrase)
-    words = sentence[:at].split()
-    left = []
-    for w in reversed(words[-3:]):
-        lw = w.lower()
-        if not re.fullmatch(r"[A-Za-z][\w\-]*", w) or lw in STOP_WORDS or lw in VERBS or lw in ph.VERB_S or \
-                lw in FILLER_WORDS or lw.endswith("ly") or is_verb_form(lw) and not lw.endswith("ing"):
-            break
-        left.insert(0, w)
-    right = _RIGHT.match(sentence[end:])
-    tail = right.group(0) if right else ""
-    return " ".join(left + [sentence[at:end] + tail]).strip()
 
 
 def _descriptions(m: Mention) -> list[tuple[str, str]]:
@@ -384,12 +356,14 @@ def candidates(doc: Doc, mentions: list[Mention], tldr: str, limit: int = MAX_LA
             pool.add(OPENER.sub("", s), "subject", rank + 1)
     for phrase in (keyphrases or [])[:2]:
         for i in order[:6]:
-            found = _around(doc.sentences[i], phrase)
+            found = around(doc.sentences[i], phrase)
             if found:
                 pool.topics.append(lower_first(expand(tidy(found), forms), doc.text))
                 pool.add(found, "topic", 1)
                 if primary and not pool.position:  # "AuG-KD: OOD knowledge distillation"
                     pool.add(found, "topic", 1, name=primary.name)
+                    kind = kind_of(primary.name, doc.sentences)  # "GraphPulse: framework for temporal graphs"
+                    pool.add(f"{kind} for {lower_first(tidy(found), doc.text)}" if kind else None, "topic", 0, name=primary.name)
                 break
     pool.more_topics = [expand(p, forms) for p in (keyphrases or [])[:5] if not re.search(r"\W\w{1,3}\b.", p[:4])]
     if pool.top is None:

@@ -45,7 +45,7 @@ SOFT_END = re.compile(r"\s(?:for|of|in|on|with|to|under|via|from|using|through|a
                       r"when|if|given|than|whose|depending on|according to|ranging from)\s|\s(?=(?:[a-z]+ly )?(?:[a-z]{3,}ed|used)\s)", re.I)
 LEAD = re.compile(r"^(?:(?:a|an|the|two|three|several|novel|new|simple|simple yet effective|"
                   r"effective|efficient|first|yet|highly|very|general|generic|principled|unified|"
-                  r"powerful|flexible|lightweight|versatile|straightforward|carefully|"
+                  r"powerful|flexible|lightweight|versatile|straightforward|carefully|specifically|specially|particularly|newly|explicitly|"
                   r"so-called|called|named|termed|dubbed|our|its|their|both|also|further|"
                   r"and|but|on|for the first time,?|(?:broad|wide|large|diverse|rich) (?:range|class|family|variety|"
                   r"spectrum) of|(?:the )?(?:growing |increasing |pressing )?(?:need|demand) for|"
