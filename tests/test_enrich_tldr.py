@@ -1138,3 +1138,16 @@ def test_a_contribution_that_speaks_of_what_only_the_opening_introduces_gets_the
     assert got.startswith("Diffusion models generate samples by reversing a noising process whose variance schedule")
     assert got.endswith("We learn the schedule jointly with the denoiser by differentiating the sampling loss through "
                         "the noise levels.")
+
+
+def test_a_longer_first_sentence_goes_on_only_with_a_sentence_about_the_contribution():
+    first = ("In this paper, we introduce Depth-muP, a principled approach for depth scaling, allowing for the training "
+             "of arbitrarily deep architectures while maximizing feature learning and diversity among nearby layers.")
+    assert 180 <= len(first) < 260
+    ours = first + (" Our method involves dividing the contribution of each residual block and the parameter update by "
+                    "the square root of the depth. Experiments confirm the theory.")
+    assert tldr(ours).endswith("Our method involves dividing the contribution of each residual block and the parameter "
+                               "update by the square root of the depth.")
+    others = first + (" Previous methods scale depth by tuning the learning rate of every layer by hand for each new "
+                      "architecture. Experiments confirm the theory.")
+    assert tldr(others) == first

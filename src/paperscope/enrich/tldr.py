@@ -2,13 +2,11 @@
 stand alone, and when it only names the method, joined with the next sentence that says what the
 method does (a TL;DR is one or two complete sentences).
 
-Each sentence is scored on cues a reader uses (tldr_score.py). The few best sentences are then
-rewritten to stand alone (standalone.py) and the one that reads best wins; a short winner goes
-on with the authors' next sentence when it says how or what they find (blind readers accepted
-such pairs far more often than the short sentence alone). A sentence that standing alone would
-lose a clause pointing back ("... to avoid this problem") stands whole after the sentence it
-points to, and one sentence that never names what the abstract opens on is shown after that
-opening sentence (`with_topic`).
+Each sentence is scored on cues a reader uses (tldr_score.py); the few best are rewritten to stand
+alone (standalone.py) and the one that reads best wins; a short winner goes on with the authors' next
+sentence when it says how or what they find. A sentence that would lose a clause pointing back stands
+whole after the sentence it points to; one that never names what the abstract opens on is shown after
+that opening sentence (`with_topic`).
 """
 from __future__ import annotations
 
@@ -227,10 +225,8 @@ _CUT_HARD = 0.65  # a rewrite that keeps less of the sentence than this leaves o
 
 
 def _after_antecedent(doc: Doc, i: int, feats: list) -> str | None:
-    """Sentence `i` whole after the sentence before it, which says what its "this scenario" or
-    "these games" is: "A major component of overfitting in RL involves the case where ... We provide
-    a general framework for analyzing this scenario, which ..." (rather than "We provide a general
-    framework." cut before the reference)."""
+    """Sentence `i` whole after the sentence before it, which says what its "this scenario" is ("... We provide
+    a general framework for analyzing this scenario, which ..." rather than "We provide a general framework.")."""
     if i == 0 or any(feats[i - 1][2:]):
         return None  # no sentence before, or it reports results or housekeeping
     before, kept = rewrite(doc.sentences[i - 1])
@@ -298,7 +294,7 @@ def with_topic(doc: Doc, picked: Picked) -> str:
 
 def _opening(doc: Doc, i: int, feats: list, text: str) -> str | None:
     """`text` after the sentence the abstract opens on, or None (`with_topic`)."""
-    if i == 0 or any(feats[0][2:]):
+    if i == 0 or any(feats[0][2:]):  # no opening, or it reports results or housekeeping
         return None
     topic, kept = rewrite(doc.sentences[0])
     shared = (stems(topic) & stems(text)) - _BROAD  # words beyond "learning", "model", ...
@@ -331,6 +327,7 @@ _WE = r"(?:we|our|it|this (?:method|approach|framework|model|algorithm))\b"
 _GOES_ON = re.compile(r"(?:" + _LEAD + r")?" + _WE, re.I)  # "Given X, our method ...", not "Through extensive experiments, we"
 _GOES_ON_BY = re.compile(r"(?:unlike [^,]{2,60},\s*|(?:by|through) " + _LEAD + r")?" + _WE, re.I)  # "By conceptualizing X, we"
 _THIN_AT = 180  # characters: a one-sentence TL;DR this short says what, rarely how or what it finds
+_LONG_AT = 260  # up to this long when the next sentence is about the contribution
 _BARE_AT = 110  # and one this short rarely says more than "we propose a method for X"
 
 
@@ -338,11 +335,12 @@ def _with_next(doc: Doc, i: int, feats: list, text: str, names: list[str]) -> st
     """A short one-sentence TL;DR ("We present a unified framework for deriving PAC-Bayesian
     bounds.") with the next sentence when the authors go on in it to say how or what they find."""
     j = i + 1
-    if text.count(". ") or len(text) >= _THIN_AT or j >= len(doc.sentences):
+    if text.count(". ") or len(text) >= _LONG_AT or j >= len(doc.sentences):
         return text
-    # how the method works, where no opening sentence would go in front (blind A/B: readers take the
-    # setting before the next sentence) or the sentence only praises its method
-    more = bool(VAGUE.match(text)) or not _opening(doc, i, feats, text)
+    # how the method works, where no opening goes in front (readers take the setting before the next sentence)
+    more = bool(VAGUE.match(text)) or not _opening(doc, i, feats, text)  # or the sentence only praises its method
+    if len(text) >= _THIN_AT and not (more and _about_it(lead_off(doc.sentences[j]), doc.sentences[j])):
+        return text  # a longer one goes on only with a sentence about the contribution
     later = _names_it(doc, i, feats, text, names) if more else None  # "We introduce FROSTER, ... FROSTER employs X"
     if any(feats[j][1:]):
         return later or text
@@ -356,11 +354,15 @@ def _with_next(doc: Doc, i: int, feats: list, text: str, names: list[str]) -> st
     said = said or len(text) < _BARE_AT and (contributes(rest) or VAGUE.match(text) and OURS.match(rest)) and \
         not unresolved_refs(rest)  # "We propose a straightforward yet effective method for X." says nothing of how
     goes_on = _GOES_ON.match(rest) if more else _GOES_ON_BY.match(rest)
-    said = said or more and bool(ABOUT_IT.search(rest[:120])) and not ABOUT_OTHERS.search(rest)  # "This strategy is X"
+    said = said or more and _about_it(rest, rest)  # "This strategy is prompt-free"
     if not (goes_on or said or (_opens_on(rest, names) if more else any(0 in token_starts(rest, n) for n in names))) or \
             _OUTLOOK.search(nxt) or SECONDARY.match(nxt) or NEED_TO.search(nxt) or LIST_TO_COME.search(nxt):
         return later or text
     return _joined(text, nxt) or _joined(text, _cut(nxt, MAX_CHARS - len(text) - 1)) or later or text  # "..., and it"
+
+
+def _about_it(rest: str, whole: str) -> bool:
+    return bool(ABOUT_IT.search(rest[:120])) and not ABOUT_OTHERS.search(whole)
 
 
 def _opens_on(rest: str, names: list[str]) -> bool:
