@@ -289,7 +289,7 @@ def around(sentence: str, phrase: str) -> str | None:
     return " ".join(left + [sentence[at:end] + tail]).strip()
 
 
-_KIND_WORDS = "method|approach|framework|algorithm|model|technique|architecture|benchmark|dataset|system|pipeline|paradigm"
+_KIND_WORDS = "method|approach|framework|algorithm|model|technique|architecture|benchmark|dataset|system|pipeline|paradigm"  # the kinds of noun_phrase.KINDS a thing is called by; "class", "family", "way" are not
 
 
 def kind_of(name: str, sentences: list[str]) -> str | None:
