@@ -104,7 +104,10 @@ def test_example_labels_and_tldrs_follow_the_rules(samples_dir):
     broken = {label: rules for label, rules in breaks.items() if rules}
     assert len(broken) <= 3, broken  # 1 of 95 when written
     bad_tldrs = [f["tldr"] for f in facts.values() if tldr_breaks(f["tldr"])]
-    assert len(bad_tldrs) <= 3, bad_tldrs  # 0 of 95 when written
+    # 0 of 95 when written; 5 of 95 since a contribution that points back ("We answer these questions ...") stands
+    # after the sentence it points to, which the rule's noun check cannot see but blind readers preferred
+    assert len(bad_tldrs) <= 6, bad_tldrs
+    assert all(set(tldr_breaks(t)) == {"back-reference"} and t.count(". ") == 1 for t in bad_tldrs), bad_tldrs
     for f in facts.values():
         for phrase in f["keyphrases"]:
             assert phrase.split()[0].lower() not in {"instead", "still", "the", "of", "and"}

@@ -16,7 +16,7 @@ import re
 from functools import lru_cache
 
 from ..words import FILLER_WORDS, STOP_WORDS, prose_words
-from .vocab import is_modifier
+from .vocab import is_modifier, kind_named
 
 MAX_LABEL_CHARS = 112  # a descriptive label may run longer than a usual title (issue: blind-judged labels)
 
@@ -322,12 +322,12 @@ def unresolved_refs(text: str) -> tuple[re.Match, ...]:
         noun = [w for w in after[:2] if w.lower() not in STOP_WORDS]
         if _DEFINED_HERE.match(masked, m.end()):  # "this question, i.e., how to ..."
             continue
-        if m.group().lower() == "those" and after and (after[0].lower().endswith("ed") or
-                                                        after[0].lower() in _POST_MODIFIER):
+        if m.group().lower() == "those" and after and (after[0].lower().endswith("ed") or after[0].lower() in _POST_MODIFIER):
             continue  # "comparable to those achieved by ...", "those of the teacher"
         if m.group().lower().startswith("the "):  # "the same problem": its own last word
             noun = [m.group().split()[-1]]
-        if not noun or not any(_stem(w) in before for w in noun[:1 if m.group().lower().startswith("the ") else 2]):
+        if not noun or not any(_stem(w) in before for w in noun[:1 if m.group().lower().startswith("the ") else 2]) \
+                and not kind_named(noun[0], before):  # "a technique called X. This approach ..."
             out.append(m)
     out += [m for m in _MORE_REFS.finditer(masked)  # "... topology-aware? We show the answer is yes." says it
             if not ("answer" in m.group().lower() and "?" in masked[:m.start()])]

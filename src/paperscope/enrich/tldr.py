@@ -18,7 +18,7 @@ from .problem import stems
 from .rules import DANGLING, names_only, tldr_breaks, unresolved_refs
 from .standalone import OPEN_CLAUSE, lead_off, resolved, rewrite, strip_lead
 from .tldr_score import (ABOUT_IT, ABOUT_OTHERS, CONTRIB, FINDING, FOUND, LIST_TO_COME, NEED_TO, OURS, PROBLEM,
-                         SECONDARY, VAGUE, WE_START, contributes, features, frames)
+                         SECONDARY, THEORY_CLAIM, VAGUE, WE_START, contributes, features, frames)
 from .text import Doc, clean_token, is_coined, token_starts
 
 # one sentence or two: longer than this, a sentence ends at a clause boundary
@@ -114,9 +114,10 @@ def _with_finding(doc: Doc, i: int, feats: list, text: str) -> str | None:
         text = head + "." if len(head.split()) >= 6 else text
     for j in range(i + 1, min(i + (6 if studies else 2), len(doc.sentences))):
         s = doc.sentences[j]
-        if any(feats[j][2:] if j == i + 1 else feats[j][1:]):
+        claim = studies and THEORY_CLAIM.match(strip_lead(s))  # "Our main result shows that ..."
+        if not claim and any(feats[j][2:] if j == i + 1 else feats[j][1:]):
             continue  # results, housekeeping; background only right after
-        if not (FINDING.search(s) or FOUND.search(s) or contributes(s)) or NEED_TO.search(s):
+        if not (claim or FINDING.search(s) or FOUND.search(s) or contributes(s)) or NEED_TO.search(s):
             continue  # "When p = inf, we need to find a subspace V ...": a step, not a finding
         if j == i + 1 and not (studies or unresolved_refs(s)):
             return None
@@ -212,10 +213,10 @@ def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[fl
             quality -= 1.5
     if _BARE_VARIABLE.search(text):  # "if $M$ is a multi-layer network": notation the TL;DR never defines
         quality -= 1.0
-    if kept < 1.0 and not thin:
+    if (kept < 1.0 or "back-reference" in broken) and not thin:  # "In this paper, we evaluate this phenomenon ..."
         whole = _after_antecedent(doc, i, feats)
-        if whole:
-            return quality, whole
+        if whole:  # after the sentence that says what "this phenomenon" is, nothing points away
+            return quality + (6.0 if "back-reference" in broken else 0.0), whole
     return quality, text
 
 
@@ -381,8 +382,6 @@ def _names_it(doc: Doc, i: int, feats: list, text: str, names: list[str]) -> str
             continue
         return _joined(text, nxt) or _joined(text, _cut(nxt, MAX_CHARS - len(text) - 1))
     return None
-
-
 
 
 def _own_name(text: str, short: str, uses: int) -> bool:

@@ -181,11 +181,13 @@ def features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool,
 # --------------------------------------------------------------------------- what a next sentence says
 
 # "We propose a simple but novel method that improves X.": an object with nothing but praise
-VAGUE = re.compile(r"^(?:in this (?:paper|work),?\s+)?we (?:propose|present|introduce|develop|suggest|design|devise)\s+"
-                   r"(?:a|an)\s+(?:(?:new|novel|simple|straightforward|effective|efficient|principled|general|generic|"
-                   r"practical|easily implemented|lightweight|yet|but|and|highly|very|,)\s*)*(?:[\w-]+\s+)?"
-                   r"(?:method|approach|algorithm|framework|technique|scheme|strategy|pipeline)s?"
-                   r"(?:\s+(?:for|to|that (?:improves|outperforms|achieves|enhances))\s+[^.]{0,80})?\.$", re.I)
+VAGUE = re.compile(r"^(?:(?:in this (?:paper|work|study)|here),?\s+)?(?:we|this (?:paper|work|study)) (?:propose|present|introduce|"
+                   r"develop|suggest|design|devise)s?\s+(?:a|an)\s+(?:(?:new|novel|simple|straightforward|effective|efficient|"
+                   r"principled|general|generic|innovative|unified|versatile|plug-and-play|flexible|practical|easily implemented|"
+                   r"lightweight|yet|but|and|highly|very|,)\s*)*(?:[\w-]+\s+)?"
+                   r"(?:method|approach|algorithm|framework|technique|scheme|strategy|pipeline|solution|paradigm)s?"
+                   r"(?:\s+(?:for|to|that (?:improves|outperforms|achieves|enhances))\s+[^.]{0,80}|"
+                   r",?\s+(?:called|named|dubbed|termed)\s+[^.]{0,60})?\.$", re.I)  # "... a technique called AdaMerging."
 OURS = re.compile(r"^(?:\S+\s+){0,5}?(?:we|ours?|it|this (?:new )?(?:method|approach|framework|algorithm))\b", re.I)
 # a next sentence about the contribution ("By construction, the proposed LFlows satisfy X", "This strategy is
 # prompt-free"), not about earlier work
@@ -198,3 +200,8 @@ ABOUT_OTHERS = re.compile(r"\b(?:recent(?:ly)?|prior|previous(?:ly)?|existing|ty
 LIST_TO_COME = re.compile(r"\b(?:two|three|four|several|multiple) (?:[\w-]+ ){0,2}(?:features|components|parts|steps|"
                           r"stages|properties|advantages|benefits|contributions|aspects|ingredients|innovations|ideas|"
                           r"techniques|modules|characteristics)(?: of (?:our|the|this) [\w-]+)?[.:]?$", re.I)
+# "Our main result shows that ...": a theory paper's finding, not an experiment's
+THEORY_CLAIM = re.compile(r"^(?:our|the) (?:(?:main|key|central|principal|first) (?:theoretical )?(?:results?|theorems?)|"
+                          r"theoretical (?:results?|analysis)|analysis|theorems?) (?:\w+ )?(?:shows?|proves?|establish(?:es)?|"
+                          r"reveals?|demonstrates?|states?|implies|characteri[sz]es?)\b(?!.*\b(?:experiment|empirical|benchmark))", re.I)
+

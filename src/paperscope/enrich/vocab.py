@@ -106,6 +106,15 @@ _PLAIN_ADJECTIVES = frozenset("precise sparse dense diverse concise intricate ad
 _COUNTED = re.compile(r"(?:one|two|three|four|five|six|multi|single|dual|many|few)-[a-z]+(?<!s)")
 
 
+METHOD_KINDS = frozenset("method approach technique framework algorithm scheme strategy solution procedure".split())
+
+
+def kind_named(word: str, before: set[str]) -> bool:
+    """Is `word` a kind of method ("approach") and one named among `before` (words cut to five letters,
+    "techn")? Authors call one method a technique, then an approach."""
+    return word.lower() in METHOD_KINDS and any(k[:5] in before for k in METHOD_KINDS)
+
+
 def is_modifier(word: str) -> bool:
     """A lower-case word that ends an adjective more often than a noun ("non-stationary",
     "expressible", "inherent", "two-component"): a phrase or a sentence cannot stop on it."""
