@@ -633,3 +633,13 @@ def test_an_adverb_in_front_of_a_description_comes_off():
             "We propose TP-BERTa, a specifically pre-trained language model for tabular data prediction. "
             "TP-BERTa outperforms tree ensembles on 145 datasets.")
     assert derive_facts(None, text)["label"] == "TP-BERTa: pre-trained language model for tabular data prediction"
+
+
+def test_a_name_written_out_after_it_in_brackets_is_its_long_form():
+    from paperscope.enrich.methods import find_mentions
+    from paperscope.enrich.text import Doc
+    text = ("Large web-crawled datasets power new methods for learning visual representations. "
+            "Our simple and scalable approach, T-MARS (Text Masking and Re-Scoring), filters out only those pairs "
+            "where the text dominates the remaining visual features. Experimentally, T-MARS ranks first on DataComp.")
+    found = {m.name: m for m in find_mentions(Doc.of(text), None)}
+    assert found["T-MARS"].long == "Text Masking and Re-Scoring"

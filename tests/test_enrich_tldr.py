@@ -1187,3 +1187,12 @@ def test_a_contribution_that_points_back_stands_after_the_sentence_it_points_to(
     assert tldr(text) == ("Recent work indicates that supervised learning can be accelerated because gradients lie in a "
                           "low-dimensional and slowly-changing subspace. In this paper, we conduct a thorough evaluation "
                           "of this phenomenon for two popular deep policy gradient methods on simulated benchmark tasks.")
+
+
+def test_a_long_sentence_ends_before_an_in_which_clause():
+    from paperscope.enrich.tldr import shorten
+    long = ("In this paper, we propose Diffusion-TS, a novel diffusion-based framework that generates multivariate time "
+            "series samples of high quality by using an encoder-decoder transformer with disentangled temporal "
+            "representations, in which the decomposition technique guides Diffusion-TS to capture the semantic meaning "
+            "of time series while transformers mine detailed sequential information from the noisy model input.")
+    assert shorten(long).endswith("with disentangled temporal representations.")

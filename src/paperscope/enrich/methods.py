@@ -230,8 +230,9 @@ def _called_names(c: _Collector, i: int, s: str) -> None:
                 rest = after[acr.end():]
                 c.add_with_conjuncts(acr.group(1), rest, i, m.end(), "called", long=name,
                                      desc=desc or describe.description(rest))
-            else:
-                c.add_with_conjuncts(name, after, i, m.end(), "called",
+            else:  # "our approach, T-MARS (Text Masking and Re-Scoring), filters ..."
+                d = next((d for d in definitions(s) if d.short_first and d.short == name and d.start >= m.end()), None)
+                c.add_with_conjuncts(name, after, i, m.end(), "called", long=d.long if d else None,
                                      desc=desc or describe.description(after))
 
 

@@ -24,7 +24,7 @@ from .text import Doc, clean_token, is_coined, token_starts
 # one sentence or two: longer than this, a sentence ends at a clause boundary
 MAX_CHARS = 400
 
-_CLAUSE_END = re.compile(r";\s|,\s(?:which|where|while|whereas|and|thereby|thus|allowing|"
+_CLAUSE_END = re.compile(r";\s|,\s(?:(?:in|by|with|through) which|which|where|while|whereas|and|thereby|thus|allowing|"
                          r"enabling|leading|resulting|yielding)\b|\s[-–—]+\s|"
                          r"\.\s+(?=\(?[a-z0-9]\)\s)")  # "... assessment. a) To evaluate ...": an enumerated item glued on
 
