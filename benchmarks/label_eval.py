@@ -103,7 +103,7 @@ def score(rows: list[dict], scorer: Scorer) -> dict:
     label_breaks, tldr_breaks = scorer.label_breaks, scorer.tldr_breaks
     n = len(rows)
     breaks, tbreaks = Counter(), Counter()
-    broken = overlap = tldr_broken = 0
+    broken = overlap = tldr_broken = after = 0
     rouge = 0.0
     for r in rows:
         got = label_breaks(r["label"], position=r["title"].lower().startswith("position:"))
@@ -115,6 +115,7 @@ def score(rows: list[dict], scorer: Scorer) -> dict:
             tb = tldr_breaks(r["tldr"])
             tbreaks.update(tb)
             tldr_broken += bool(tb)
+            after += tb == ["back-reference"] and _after_antecedent(r["tldr"], r["abstract"])
     out = {"papers": n, "rule_breaks": round(broken / n, 4), "content_overlap": round(overlap / n, 4),
            "rouge_l": round(rouge / n, 4), "mean_chars": round(sum(len(r["label"]) for r in rows) / n, 1),
            "breaks_by_rule": dict(breaks.most_common())}
@@ -128,7 +129,19 @@ def score(rows: list[dict], scorer: Scorer) -> dict:
     if any(r.get("tldr") is not None for r in rows):
         out["tldr_rule_breaks"] = round(tldr_broken / n, 4)
         out["tldr_breaks_by_rule"] = dict(tbreaks.most_common())
+        # of these, two sentences that stand together in the abstract: "this X" in the second points at the
+        # first, which the TL;DR shows (the rule's check that the first names the same noun cannot see it)
+        out["tldr_back_reference_to_its_first_sentence"] = round(after / n, 4)
     return out
+
+
+def _after_antecedent(tldr: str, abstract: str) -> bool:
+    first, sep, second = tldr.partition(". ")
+    if not sep:
+        return False
+    a, b = first[-40:], second.rstrip(".")[-40:]
+    i, j = abstract.find(a), abstract.find(b)
+    return i >= 0 and j > i and abstract[i + len(a):j].count(". ") <= 1 and j - i < len(second) + 80
 
 
 def run_system(papers: list[dict], system: str) -> tuple[list[dict], float]:
