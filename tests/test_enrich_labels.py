@@ -643,3 +643,25 @@ def test_a_name_written_out_after_it_in_brackets_is_its_long_form():
             "where the text dominates the remaining visual features. Experimentally, T-MARS ranks first on DataComp.")
     found = {m.name: m for m in find_mentions(Doc.of(text), None)}
     assert found["T-MARS"].long == "Text Masking and Re-Scoring"
+
+
+def test_a_named_description_drops_what_it_only_hopes_borrows_or_asks():
+    from paperscope.enrich.label import _unhedged
+    assert _unhedged("benchmark for General AI Assistants that would represent a milestone in AI research") == \
+        "benchmark for General AI Assistants"
+    assert _unhedged("open dataset inspired by these works containing 14.7B tokens of mathematical webpages") == \
+        "open dataset containing 14.7B tokens of mathematical webpages"
+    assert _unhedged("parametric augmentation method for techniques like contrastive learning") == \
+        "parametric augmentation method for contrastive learning"
+    assert _unhedged("model that has both audio perception and reasoning ability?") == \
+        "model that has both audio perception and reasoning ability"
+    assert _unhedged("how far can transformers go?") == "how far can transformers go?"
+
+
+def test_an_aim_to_do_two_things_keeps_both_verbs():
+    text = ("Lipschitz continuity is a crucial functional property of any predictive model, that naturally governs its "
+            "robustness. Contrary to other works that focus on obtaining tighter bounds and developing different "
+            "practical strategies to enforce certain Lipschitz properties, we aim to thoroughly examine and characterise "
+            "the Lipschitz behaviour of Neural Networks. Thus, we carry out an empirical investigation in a range of "
+            "different settings.")
+    assert derive_facts(None, text)["label"].startswith("Examining and characterising")

@@ -1196,3 +1196,4 @@ def test_a_long_sentence_ends_before_an_in_which_clause():
             "representations, in which the decomposition technique guides Diffusion-TS to capture the semantic meaning "
             "of time series while transformers mine detailed sequential information from the noisy model input.")
     assert shorten(long).endswith("with disentangled temporal representations.")
+

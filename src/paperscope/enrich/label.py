@@ -227,7 +227,22 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
         alt = spelled_name(unframed(_derived(doc, first, tldr, limit, paper_type, keyphrases)), long_forms(doc.sentences))
         label = alt if alt.startswith(main.name + ": ") else label
     head, sep, body = label.rpartition(": ")
-    return specific(head + sep + ph.coordinated(body), tldr)  # "transforming X and replacing Y"
+    body = ph.coordinated(body)  # "transforming X and replacing Y"
+    return specific(head + sep + (_unhedged(body) if sep else body), tldr)
+
+
+# what a named method's description only hopes or borrows: "benchmark for X that would represent a milestone", "dataset inspired
+# by works containing ...", "method for techniques like contrastive learning"
+_HOPE = re.compile(r"\s+(?:that|which) (?:would|could|might|may) .*$")
+_INSPIRED = re.compile(r"\s+(?:inspired|motivated) by (?:(?:these|such|those|prior|previous|existing|recent) )?"
+                       r"(?:works?|methods?|studies|approaches|observations?|findings?)\b")
+_LIKE = re.compile(r"\bfor (?:techniques|methods|approaches|tasks|models|settings) (?:like|such as) ")
+
+
+def _unhedged(body: str) -> str:
+    cut = _LIKE.sub("for ", _INSPIRED.sub("", _HOPE.sub("", body)))
+    cut = cut.rstrip("?") if not re.match(r"(?:how|what|why|when|which|can|do|does|is|are)\b", cut, re.I) else cut
+    return cut if len(cut.split()) >= 3 and not label_breaks(cut[:1].upper() + cut[1:]) else body
 
 
 def _dominant(doc: Doc, mentions: list[Mention]) -> Mention | None:

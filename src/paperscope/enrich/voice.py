@@ -164,8 +164,12 @@ def objects(s: str, tier: int, deferred: list[str] | None = None,
             if m.group("verb") in _LIGHT_TO:  # "aims to provide theoretical understanding of X"
                 deferred.append(prepared_object(s[m.end():]))
             elif g and m.group("verb") not in GENERIC_VERB:
+                after = s[m.end():]
+                pair = re.match(r"(and|or) ([a-z]{3,}) ", after)  # "aim to examine and characterise X"
+                if pair and gerund(pair.group(2)) and pair.group(2) not in GENERIC_VERB:
+                    g, after = f"{g} {pair.group(1)} {gerund(pair.group(2))}", after[pair.end():]
                 rest = re.sub(r"\band to ([a-z]+)\b", lambda v: "and " + (gerund(v.group(1)) or v.group(1)),
-                              prepared_object(s[m.end():]), count=1)  # "to analyze X and to give Y"
+                              prepared_object(after), count=1)  # "to analyze X and to give Y"
                 deferred.append(f"{g} {rest}")
     if tier == 0 and not out:
         p = _PASSIVE.match(_OPENING.sub("", s))
