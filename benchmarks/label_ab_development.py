@@ -16,6 +16,7 @@ these sheets.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -57,16 +58,32 @@ def score(folder: Path) -> dict:
     return {"papers": len(key), "reader files": readers, "marks": dict(marks), "old vs new": dict(pairs)}
 
 
+def strict_read(folder: Path) -> dict:
+    """A level read: one title and one TL;DR per paper marked 0 or 1 ("P101 title:1 tldr:0 # ...")."""
+    marks, reasons = Counter(), Counter()
+    for path in sorted(folder.glob("verdicts_*.txt")):
+        for line in path.read_text("utf-8").splitlines():
+            m = re.match(r"(P\d+) title:([01]) tldr:([01])(.*)", line)
+            if m:
+                marks.update({"papers": 1, "titles accepted": int(m.group(2)), "TL;DRs accepted": int(m.group(3))})
+                reasons.update(f"{what} {code}" for what, code in re.findall(r"(title|tldr): ([A-Z]+)\b", m.group(4)))
+    return {"marks": dict(marks), "reasons": dict(reasons.most_common())}
+
+
 def main() -> int:
-    results = {f.name: score(f) for f in sorted(FOLDER.iterdir()) if (f / "key.json").exists()}
+    strict = {f.name: strict_read(f) for f in sorted(FOLDER.glob("strict-read-*"))}
+    for name, r in strict.items():
+        print(f"{name:22s} {r['marks']}")
+    results = {f.name: score(f) for f in sorted(FOLDER.iterdir())
+               if (f / "key.json").exists() and f.name not in strict}
     for name, r in results.items():
         m = r["marks"]
         old, new = ("tldr_old", "tldr_new") if "tldr_old judged" in m else ("s0", "s1")
         print(f"{name:22s} papers {r['papers']:3d}  real {m.get('real accepted', 0)}/{m.get('real judged', 0)}  "
               f"old {m.get(old + ' accepted', 0)}/{m.get(old + ' judged', 0)}  new {m.get(new + ' accepted', 0)}/"
               f"{m.get(new + ' judged', 0)}  {r['old vs new']}")
-    OUT.write_text(json.dumps({**run_info({"sheets": "benchmarks/judging/development/*/"}), "results": results},
-                              indent=1) + "\n", "utf-8")
+    OUT.write_text(json.dumps({**run_info({"sheets": "benchmarks/judging/development/*/"}), "results": results,
+                               "strict_reads": strict}, indent=1) + "\n", "utf-8")
     return 0
 
 

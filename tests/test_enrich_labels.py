@@ -665,3 +665,8 @@ def test_an_aim_to_do_two_things_keeps_both_verbs():
             "the Lipschitz behaviour of Neural Networks. Thus, we carry out an empirical investigation in a range of "
             "different settings.")
     assert derive_facts(None, text)["label"].startswith("Examining and characterising")
+
+
+def test_an_adjective_after_an_article_waits_for_its_noun_even_after_a_copula():
+    assert "dangling" in label_breaks("A simple linearized Transformer model could actually be a valuable")
+    assert "dangling" not in label_breaks("Linearized Transformer models are valuable")

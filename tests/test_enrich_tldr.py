@@ -1197,3 +1197,12 @@ def test_a_long_sentence_ends_before_an_in_which_clause():
             "of time series while transformers mine detailed sequential information from the noisy model input.")
     assert shorten(long).endswith("with disentangled temporal representations.")
 
+
+
+def test_an_authors_initial_ends_no_sentence():
+    from paperscope.enrich.text import split_sentences
+    text = ("We train linear Transformers to solve regression tasks, inspired by J. von Oswald et al. (ICML 2023), "
+            "and K. Ahn et al. (NeurIPS 2023). However, we find the solution. It works.")
+    assert split_sentences(text)[0].endswith("and K. Ahn et al. (NeurIPS 2023).")
+    assert split_sentences("We bound the error over the set S. We show it.") == \
+        ["We bound the error over the set S.", "We show it."]

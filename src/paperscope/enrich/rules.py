@@ -145,11 +145,11 @@ _COPULA = frozenset("is are be being been become becomes remain remains make mak
 
 
 def _modifier_end(words: list[str]) -> bool:
-    """A modifier waiting for its noun ("... with several desirable", "for piecewise stationary");
-    in a clause with a copula it is a predicate ("X is not optimal", "constraints that make X
-    scalable"), which the claim rule judges."""
-    if words[-1].lower() in _PREDICATES and words[-2].lower() in ("for", "of", "in", "on", "with", "a", "an", "the"):
-        return True  # "provable method for robust": no predicate after a preposition
+    """A modifier waiting for its noun ("... with several desirable", "for piecewise stationary"); in a clause with a
+    copula it is a predicate ("X is not optimal", "constraints that make X scalable"), which the claim rule judges."""
+    if words[-1].lower() in _PREDICATES and words[-2].lower() in ("for", "of", "in", "on", "with", "a", "an", "the") or \
+            is_modifier(words[-1]) and words[-2].lower() in ("a", "an", "the"):  # "method for robust", "be a valuable"
+        return True
     return is_modifier(words[-1]) and not any(w.lower() in _COPULA for w in words) and \
         words[-2].lower() not in ("when", "if", "as", "where", "wherever")  # "when unnecessary"
 

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
+from ..words import STOP_WORDS
+
 # --------------------------------------------------------------------------- markup
 
 # **bold** / __bold__ first, then *em* / _em_; an underscore only counts as markup when it is
@@ -72,6 +74,8 @@ def normalise_quotes(text: str) -> str:
 _ABBREV = re.compile(
     r"(?:\b(?:e\.g|i\.e|et al|etc|vs|cf|Fig|Figs|Eq|Eqs|Sec|resp|approx|a\.k\.a|w\.r\.t|"
     r"viz|Dr|Prof|No|Vol|St|U\.S|Ph\.D|i\.i\.d)\.|\b(?:Yahoo|Jeopardy)!|:\s\d\.)$")  # "desiderata: 1. *Intrinsic ...*"  # "on the Yahoo! front page"
+# a capital letter and a period after "and", "by", a comma or another initial: a name's initial
+_INITIAL = re.compile(r"(?:(?:\band|\bby|\bof|\bwith|&|,|\()\s+|\b[A-Z]\.\s?)[A-Z]\.$")
 # a sentence may open on emphasis: "... simulations. **We believe** ..."
 _BOUNDARY = re.compile(r"(?<=[.!?])([\"')\]*_]*)\s+(?=[*_]{0,3}[\"'(\[]?[*_]{0,3}[A-Z0-9])")
 
@@ -105,6 +109,8 @@ def split_sentences(text: str) -> list[str]:
         before = text[max(start, m.start() - 12):m.start()].rstrip()
         if _ABBREV.search(before) or (text[m.end()] in "*_" and re.search(r"(?:^|\s)\d{1,2}\.$", before)):
             continue  # "2. *Efficient planning.*": an enumerator, not a sentence
+        if _INITIAL.search(before) and text[m.end():m.end() + 20].split(" ", 1)[0].lower() not in STOP_WORDS:
+            continue  # "inspired by J. von Oswald et al. and K. Ahn et al.": an author's initial
         out.extend(_pieces(text[start:end].strip()))
         start = m.end()
     tail = text[start:].strip()
