@@ -670,3 +670,10 @@ def test_an_aim_to_do_two_things_keeps_both_verbs():
 def test_an_adjective_after_an_article_waits_for_its_noun_even_after_a_copula():
     assert "dangling" in label_breaks("A simple linearized Transformer model could actually be a valuable")
     assert "dangling" not in label_breaks("Linearized Transformer models are valuable")
+
+
+def test_a_model_trained_on_nothing_is_a_fragment_in_labels_and_tldrs():
+    assert "dangling" in label_breaks("Higher-order graph neural network model trained")
+    assert "dangling" not in label_breaks("Dataset-embedding approach that allows active learners to be trained")
+    assert "cut" in tldr_breaks("We present a higher-order graph neural network (GNN) model trained.")
+    assert "cut" not in tldr_breaks("We present a higher-order graph neural network (GNN) model trained on lattices.")

@@ -92,7 +92,7 @@ _UNSAID_END = re.compile(
     r"\b(?:in|with) an? (?:manner|way|fashion)$|\b(?:can|could|may|might|will) be [a-z]+(?:ed|en|wn)$|\bthe (?:potential|ability|capacity|corresponding|respective|following|same)$|"
     r"\b(?:a|an|the) (?:simple|novel|new|general|unified|principled|efficient|effective)$|\b(?:two|three|four|five|several|multiple) (?:key |main |major |core |novel )?(?:components|"
     r"contributions|innovations|ingredients|steps|stages|aspects|parts|modules|techniques)$|\bfor (?:cases|instances|situations)$|\b(?:in|under) the (?:setting|case|regime|context|"
-    r"scenario|constraint|assumption|condition)$|\b[a-z]+s (?:generated|obtained|induced|considered|defined|required|needed|mentioned|described|studied|trained|learned|used)$|\bw\.r\.t\.?$|"
+    r"scenario|constraint|assumption|condition)$|\b(?!(?:be|is|are|was|were|been|being)\b)[a-z]+s? (?:generated|obtained|induced|considered|defined|required|needed|mentioned|described|studied|trained|learned|used)$|\bw\.r\.t\.?$|"
     r"\b(?:varying|different|various|increasing) (?:levels|degrees|amounts|kinds|types)$|(?:\b(?:well|highly|fully|tightly)-[a-z]+|\b(?:high|low)-(?:fidelity|quality)|"
     r"-(?:based|aware|driven|specific|free|agnostic|oriented|integrated))$|,\s+[a-z]+$|\b(?:enabl|allow|permit|help|empower)(?:es|s|ing)? (?:(?:the|a|an) )?(?:[\w-]+ ){0,3}?(?:llms?|(?:language )?models|agents|users|robots|learners|detectors|policies|us)(?: (?!to\b)[\w-]+){0,8}$", re.I)
 _WAITING = frozenset("capable able unable hundreds thousands dozens millions billions relying depending "
@@ -348,7 +348,7 @@ def tldr_breaks(tldr: str) -> list[str]:
     if len(_words(text)) < 4:
         return ["empty"]
     out = []
-    if "…" in text or "..." in text or _ONE_OF_A_LIST.search(text):
+    if "…" in text or "..." in text or _ONE_OF_A_LIST.search(text) or _TRAINED_ON.search(text):
         out.append("cut")
     if _TLDR_OPENER.match(text):
         out.append("opener")
@@ -361,8 +361,8 @@ def tldr_breaks(tldr: str) -> list[str]:
     return out
 
 
-# a list cut after its first item ("three factors: (1) For X, ..." and no (2)), an aside never closed
-_ONE_OF_A_LIST = re.compile(r"\b(?:two|three|four|five|six|several) [^:;.]{0,60}:\s*\(?(?:1|i|a)\)(?![^()]*\(?(?:2|ii|b)\))[^()]*$|\b(?:that|which|whether|and|but)\s—\s[^—]*$")
+_ONE_OF_A_LIST = re.compile(r"\b(?:two|three|four|five|six|several) [^:;.]{0,60}:\s*\(?(?:1|i|a)\)(?![^()]*\(?(?:2|ii|b)\))[^()]*$|\b(?:that|which|whether|and|but)\s—\s[^—]*$")  # "three factors: (1) X, ..." and no (2), an aside never closed
+_TRAINED_ON = re.compile(r"\b(?:model|models|network|networks) (?:trained|learned)\.$")  # "We present a GNN model trained."
 # a name the markup took with it: "We introduce , which ...", "..., i.e., , which", "the algorithm, , is"
 _NAME_LOST = re.compile(r"\b(?:introduce|propose|present|develop|design|call|name|dub|term)(?:s|d|ed)?\s+[,.;:)]|\b(?:i\.e\.|e\.g\.|namely),\s+[,.;)]|\w,\s+,", re.I)
 # words that carry no content in a TL;DR: "We propose a simple but effective method X."
