@@ -677,3 +677,20 @@ def test_a_model_trained_on_nothing_is_a_fragment_in_labels_and_tldrs():
     assert "dangling" not in label_breaks("Dataset-embedding approach that allows active learners to be trained")
     assert "cut" in tldr_breaks("We present a higher-order graph neural network (GNN) model trained.")
     assert "cut" not in tldr_breaks("We present a higher-order graph neural network (GNN) model trained on lattices.")
+
+
+def test_an_aside_gives_way_to_the_extension_the_paper_opens_with():
+    text = ("We extend conformal prediction to control the expected value of any monotone loss function. "
+            "The algorithm generalizes split conformal prediction together with its coverage guarantee. "
+            "We also introduce extensions of the idea to distribution shift and quantile risk control. "
+            "Worked examples from computer vision demonstrate the usage of our algorithm.")
+    assert derive_facts(None, text)["label"] == \
+        "Extending conformal prediction to control the expected value of any monotone loss function"
+
+
+def test_for_each_class_does_not_say_what_a_label_is_for():
+    text = ("Out-of-distribution detection is indispensable for open-world machine learning models. "
+            "Prompt learning methods for out-of-distribution detection use only positive prompts. "
+            "In this paper, we propose learning a set of negative prompts for each class. "
+            "Experiments on ImageNet show that negative prompts help out-of-distribution detection.")
+    assert derive_facts(None, text)["label"].endswith("for out-of-distribution detection")

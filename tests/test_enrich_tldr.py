@@ -1206,3 +1206,32 @@ def test_an_authors_initial_ends_no_sentence():
     assert split_sentences(text)[0].endswith("and K. Ahn et al. (NeurIPS 2023).")
     assert split_sentences("We bound the error over the set S. We show it.") == \
         ["We bound the error over the set S.", "We show it."]
+
+
+def test_a_circled_number_starts_a_sentence_and_is_not_shown():
+    from paperscope.enrich.text import split_sentences
+    text = ("We ask in which space graphs should be diffused. ❶ We motivate the study with an analysis of bounds. "
+            "❷ Guided by it, we propose to diffuse graphs in a learned latent space.")
+    assert split_sentences(text) == ["We ask in which space graphs should be diffused.",
+                                     "We motivate the study with an analysis of bounds.",
+                                     "Guided by it, we propose to diffuse graphs in a learned latent space."]
+
+
+def test_a_report_on_our_approach_does_not_stand_for_the_approach():
+    text = ("Grounding the reasoning of language models in physical domains remains an unsolved problem for robots. "
+            "Whereas prior works have used language models directly for planning in symbolic spaces, this work uses "
+            "language models to guide the search of task constraints implicit in multi-step demonstrations. "
+            "Specifically, we borrow the concept of mode families from manipulation planning. "
+            "We show our approach improves the interpretability of imitation learning on navigation and manipulation.")
+    assert "this work uses language models to guide the search" in tldr(text)
+    assert "We show our approach" not in tldr(text)
+
+
+def test_a_study_goes_on_with_its_key_result_that_points_back_at_it():
+    text = ("In this paper, we investigate the behavior of gradient descent algorithms in physics-informed machine "
+            "learning methods like PINNs, which minimize residuals connected to partial differential equations. "
+            "Our key result is that the difficulty in training these models is closely related to the conditioning "
+            "of a specific differential operator. If this operator is ill-conditioned, training is slow. "
+            "We evaluate several strategies empirically.")
+    assert tldr(text).endswith("Our key result is that the difficulty in training these models is closely related "
+                               "to the conditioning of a specific differential operator.")

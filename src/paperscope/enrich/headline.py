@@ -106,6 +106,7 @@ def _first(sentences: list[str], own: list[str], names: list[Mention], named: li
     deferred: list[str] = []
     second: list[tuple[str, str, list[Mention]]] = []
     problems: list[str] = []  # "we consider the X problem": the paper's answer to it, when one follows, says more
+    aside = None  # "We also introduce extensions of the idea to X": what an earlier sentence says, if anything, comes first
     for i, tier in order:
         s = own[i]
         at = sentences.index(s)
@@ -116,11 +117,21 @@ def _first(sentences: list[str], own: list[str], names: list[Mention], named: li
             if label and tier == 1 and (_PROBLEM_OBJECT.match(obj) or (_STUDIED_PROBLEM.search(s) and later) or
                                         (": " not in label and any(map(_a_thing, later)))):
                 problems.append(label)
+            elif label and i and ": " not in label and _ASIDE.match(s):
+                aside = label
+                break
             elif label:
                 return label
         second += [(how, obj, later) for how, obj in more]
+        if aside:
+            break
+    if aside:  # an earlier sentence's means or study ("We extend conformal prediction to control X")
+        earlier = [(how, obj, later) for how, obj, later in second if how == "extend"]
+        found = next(filter(None, (_from_object(obj, 1, names, later, limit, forms or {}, own, need=4)
+                                   for how, obj, later in earlier)), None)
+        return found or aside
     for how, obj, later in second:  # held to a study's standard, but "We name our method X" still names it
-        means = how == "means"  # "we address this by learning X": only for a paper without a name
+        means = how in ("means", "extend")  # "we address this by learning X": only for a paper without a name
         label = None if means and names else _from_object(  # "we describe X": as much as "we propose X"
             obj, 1, names, later, limit, forms or {}, own, name_later=not means, need=3 if how == "describe" else 4)
         if label:
@@ -145,6 +156,9 @@ properties assumption definition concept quantities parameter""".split())
 
 
 ORDER = "sentence"
+# a sentence that adds to what the paper said before: "Additionally, we ...", "We also introduce ..."
+_ASIDE = re.compile(r"(?:additionally|furthermore|moreover|finally|lastly|in addition|besides|subsequently|"
+                    r"as a by-?product|second(?:ly)?|third(?:ly)?)\b|(?:[^,.;]{0,60},\s*)?we (?:also|further|additionally)\b", re.I)
 # an object that only names a problem: "the challenge of estimating X", "the large-scale retrieval
 # problem" (one that says more, "the X problem with unknown demand", stays: on the tuning half the
 # wider rule changed 14 labels, about as many for the worse as for the better)

@@ -307,7 +307,7 @@ def _about(lead: str, doc: Doc, room: int) -> str:
     adversarial networks"; a headline too long to take it gives up its tail at a phrase boundary
     ("Partially collapsed Gibbs sampling algorithm [that approaches X] for logistic-normal topic
     models"), never half of a pair or list."""
-    if re.search(r"\bfor\b", lead):  # it says what it is for ("in <problem>" often named the background)
+    if re.search(r"\bfor\b(?! (?:each|every|all|both|any|a given)\b)", lead):  # it says what it is for ("for each class" does not) ("in <problem>" often named the background)
         return lead
     forms = long_forms(doc.sentences)
     found = opening_problem(doc, forms)

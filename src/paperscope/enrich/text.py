@@ -77,7 +77,8 @@ _ABBREV = re.compile(
 # a capital letter and a period after "and", "by", a comma or another initial: a name's initial
 _INITIAL = re.compile(r"(?:(?:\band|\bby|\bof|\bwith|&|,|\()\s+|\b[A-Z]\.\s?)[A-Z]\.$")
 # a sentence may open on emphasis: "... simulations. **We believe** ..."
-_BOUNDARY = re.compile(r"(?<=[.!?])([\"')\]*_]*)\s+(?=[*_]{0,3}[\"'(\[]?[*_]{0,3}[A-Z0-9])")
+_BOUNDARY = re.compile(r"(?<=[.!?])([\"')\]*_]*)\s+(?=[*_]{0,3}[\"'(\[]?[*_]{0,3}(?:[A-Z0-9]|[❶-❿①-⑳➀-➓]\s))")
+_CIRCLED = re.compile(r"^[❶-❿①-⑳➀-➓]\s*")  # "❷ Guided by the theoretical guidelines, we ...": an enumerator
 
 
 MAX_SENTENCE = 1200  # longer "sentences" (lists, run-on text) are split at commas or spaces
@@ -116,7 +117,7 @@ def split_sentences(text: str) -> list[str]:
     tail = text[start:].strip()
     if tail:
         out.extend(_pieces(tail))
-    return [s for s in out if s]
+    return [_CIRCLED.sub("", s) for s in out if s]
 
 
 # --------------------------------------------------------------------------- tokens

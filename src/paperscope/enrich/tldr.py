@@ -95,20 +95,20 @@ _STUDY_NOUN = re.compile(r"\b(?:we|this (?:paper|work|study))\s+(?:provide|offer
                          r"examination|exploration) (?:of|on|into)\b", re.I)
 
 
-def _joined(text: str, nxt: str) -> str | None:
-    """`text` followed by the sentence `nxt`, when the two fit a TL;DR and break none of its rules."""
+def _joined(text: str, nxt: str, back: bool = False) -> str | None:
+    """`text` and the sentence `nxt`, when the two fit a TL;DR and break none of its rules (`back`: but "these X" for `text`'s)."""
     if len(nxt) < 90 and LIST_TO_COME.search(nxt.rstrip()):  # "We make three contributions." gives none
         return None
     said = re.search(r"\bin this (?:paper|work|study)\b", text, re.I)  # said once is enough
     longer = f"{text} {lead_off(nxt, keep_paper=not said)}"
-    return longer if len(longer) <= MAX_CHARS and not tldr_breaks(longer) else None
+    return longer if len(longer) <= MAX_CHARS and not set(tldr_breaks(longer)) - ({"back-reference"} if back else set()) else None
 
 
 def _with_finding(doc: Doc, i: int, feats: list, text: str) -> str | None:
     """`text` and the finding that completes it: "We introduce a task ... We prove that gradient
     descent learns to solve this task ..." (the next sentence, which points back at it); "We
     study X ... We find that Y" (what was studied, then the first finding within three sentences)."""
-    studies = _studies(text)
+    studies, whole = _studies(text), text
     if studies:  # "We consider the problem of X, in which ...": the problem, then what the paper does
         head = _SETTING_TAIL.split(text, maxsplit=1)[0].rstrip(" ,;:.")
         text = head + "." if len(head.split()) >= 6 else text
@@ -121,8 +121,8 @@ def _with_finding(doc: Doc, i: int, feats: list, text: str) -> str | None:
             continue  # "When p = inf, we need to find a subspace V ...": a step, not a finding
         if j == i + 1 and not (studies or unresolved_refs(s)):
             return None
-        longer = _joined(text, s) or (_joined(text, _cut(s, MAX_CHARS - len(text) - 1)) if studies else None)
-        if longer:
+        back = studies and j == i + 1 and text == whole and len(s) > 80  # "Our key result is that ... these models ..."
+        if longer := _joined(text, s, back) or (_joined(text, _cut(s, MAX_CHARS - len(text) - 1)) if studies else None):
             return longer
     return None
 

@@ -70,6 +70,12 @@ _HOUSEKEEPING = re.compile(r"https?:|www\.|\bcode (?:is|and|will be)\b|\bavailab
                            r"\bopen-?source[sd]?\b", re.I)  # "problems drawn from GitHub issues" are data, not a link
 
 
+# the authors report on a method they have not said anything about ("We validate our approach on X")
+_UNDESCRIBED = re.compile(r"^(?:[^,]{0,80},\s*)?(?:we (?:\w+ly )?(?:show|demonstrate|validate|prove|proved|find|observe|evaluate|test|"
+                          r"apply|use|extend)(?:s|ed|d)?\s+(?:(?:how|that|empirically|theoretically)\s+)*)?our (?:proposed |new )?"
+                          r"(?:method|approach|framework|model|algorithm|technique|system)s?\b(?!,?\s+(?:called|named|dubbed|(?-i:[A-Z])))", re.I)
+
+
 WE_START = re.compile(r"(?:we|this (?:paper|work|study))\s+(?!also\b|believe\b|hope\b|expect\b|"
                        r"conjecture\b|leave\b|discuss\b)[a-z]+\b", re.I)
 _HOWEVER_WE = re.compile(r"however,?\s+(?:[^,]{0,60},\s*)?we\b", re.I)
@@ -157,6 +163,8 @@ def features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool,
             score -= 1.5
         if results:
             score -= 1.0
+        if "our" in low and _UNDESCRIBED.search(s) and not any(map(contributes, doc.sentences[:i])):
+            score -= 1.5  # "We show our approach improves X": what the approach is, no sentence before says
         if SECONDARY.match(s) or (speaks and _SECONDARY_IN.search(s)):
             score -= 1.0
         elif _DETAIL.match(s):  # a detail of the contribution, often the contribution itself
@@ -201,7 +209,7 @@ LIST_TO_COME = re.compile(r"\b(?:two|three|four|several|multiple) (?:[\w-]+ ){0,
                           r"stages|properties|advantages|benefits|contributions|aspects|ingredients|innovations|ideas|"
                           r"techniques|modules|characteristics)(?: of (?:our|the|this) [\w-]+)?[.:]?$", re.I)
 # "Our main result shows that ...": a theory paper's finding, not an experiment's
-THEORY_CLAIM = re.compile(r"^(?:our|the) (?:(?:main|key|central|principal|first) (?:theoretical )?(?:results?|theorems?)|"
+THEORY_CLAIM = re.compile(r"^our (?:main|key|central|principal|first) (?:results?|findings?) (?:is|are) that\b|^(?:our|the) (?:(?:main|key|central|principal|first) (?:theoretical )?(?:results?|theorems?)|"
                           r"theoretical (?:results?|analysis)|analysis|theorems?) (?:\w+ )?(?:shows?|proves?|establish(?:es)?|"
                           r"reveals?|demonstrates?|states?|implies|characteri[sz]es?)\b(?!.*\b(?:experiment|empirical|benchmark))", re.I)
 

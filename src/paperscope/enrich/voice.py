@@ -88,7 +88,7 @@ _CONDUCT = re.compile(_VOICE + r"(?:conduct|perform|carr(?:y|ies) out|undertake|
 _ADVERB = r"(?!(?:apply|supply|reply|rely|multiply|comply|imply|fly)\b)[a-z]+ly"
 # "we extend the NTK framework to tree ensembles": the extension is what the paper does
 _EXTEND = re.compile(_VOICE + r"(?P<verb>extend|generali[sz]e)s?\s+(?!(?:this|these|our|their|its|it|them)\b)", re.I)
-_EXTENDED = re.compile(r"(?:the|a|an)\s(?!(?:[\w-]+ )?(?:investigation|analysis|study|idea|work|results?)\b)"
+_EXTENDED = re.compile(r"(?:(?:the|a|an)\s)?(?!(?:the|a|an|our|their|its|previous|prior|existing|recent)\b)(?!(?:[\w-]+ )?(?:investigation|analysis|study|idea|work|results?)\b)"
                        r"(?:(?!\band\b)[^,;]){3,80}?\s(?:to|into|beyond)\s(?!(?:this|these|that|those)\b)")
 # "we unveil the importance of X", "we look critically at X": the authors' look at a topic, weaker than a study
 _LOOK = re.compile(_VOICE + r"(?:re-?examin|unveil|quantif|(?:look|dive) (?:\w+ly )?(?:at|into))\w*\s+(?!(?:our|its|their|the proposed)\b)", re.I)
@@ -152,8 +152,8 @@ def objects(s: str, tier: int, deferred: list[str] | None = None,
             second += [("means", f"{m.group('verb')} {prepared_object(m.group('rest'))}") for m in _BY_FRONT.finditer(s)
                        if m.group("verb").lower() not in _LIGHT_MEANS]  # "By extending X to Y, we address these challenges"
             second += [("means", prepared_object(s[m.end():])) for m in _BY_MAKING.finditer(s)]  # "by constructing X"
-            second += [("means", f"{gerund(m.group('verb'))} {prepared_object(s[m.end():])}") for m in _EXTEND.finditer(s)
-                       if _EXTENDED.match(s[m.end():])]  # "Extending X to Y"
+            second += [("extend", f"{gerund(m.group('verb'))} {prepared_object(s[m.end():])}") for m in _EXTEND.finditer(s)
+                       if _EXTENDED.match(s[m.end():]) and not re.search(r"\b(?:also|further)\b", m.group())]  # "Extending X to Y"
             second += [("means", f"{m.group('verb')} {prepared_object(s[m.end():])}") for m in _BY_MEANS.finditer(s)
                        if m.group("verb").lower() not in _LIGHT_MEANS]
             second += [("means", f"{gerund(m.group('verb'))} {prepared_object(s[m.end():])}") for m in _USE_TO.finditer(s)
