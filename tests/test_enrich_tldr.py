@@ -1235,3 +1235,14 @@ def test_a_study_goes_on_with_its_key_result_that_points_back_at_it():
             "We evaluate several strategies empirically.")
     assert tldr(text).endswith("Our key result is that the difficulty in training these models is closely related "
                                "to the conditioning of a specific differential operator.")
+
+
+def test_a_study_goes_on_with_its_finding_even_past_the_usual_length():
+    text = ("We rigorously study the joint evolution of training dynamics via stochastic gradient descent and the "
+            "spectra of empirical Hessian and gradient matrices. We prove that in two "
+            "canonical classification tasks for multi-class high-dimensional mixtures and either one or two-layer "
+            "neural networks, the trajectory of stochastic gradient descent rapidly aligns with emerging low-rank "
+            "outlier eigenspaces of the Hessian and gradient matrices. We also report numerical studies.")
+    out = tldr(text)
+    assert out.startswith("We rigorously study") and "rapidly aligns with emerging low-rank outlier eigenspaces" in out
+    assert MAX_CHARS < len(out) <= 460
