@@ -22,8 +22,7 @@ from .tldr_score import (ABOUT_IT, ABOUT_OTHERS, CONTRIB, FINDING, FOUND, LIST_T
 from .text import Doc, clean_token, is_coined, token_starts
 
 # one sentence or two: longer than this, a sentence ends at a clause boundary
-MAX_CHARS = 400
-_STUDY_LONG = 460  # what the authors study and what they find, said whole (blind A/B: 64 -> 138 of 162 at 400 -> 460)
+MAX_CHARS = 460  # blind A/B, 400 -> 460: a study and its finding 64 -> 138 of 162, every other join 129 -> 141 of 160
 
 _CLAUSE_END = re.compile(r";\s|,\s(?:(?:in|by|with|through) which|which|where|while|whereas|and|thereby|thus|allowing|"
                          r"enabling|leading|resulting|yielding)\b|\s[-–—]+\s|"
@@ -94,13 +93,13 @@ _STUDY_NOUN = re.compile(r"\b(?:we|this (?:paper|work|study))\s+(?:provide|offer
                          r"examination|exploration) (?:of|on|into)\b", re.I)
 
 
-def _joined(text: str, nxt: str, back: bool = False, limit: int = MAX_CHARS) -> str | None:
+def _joined(text: str, nxt: str, back: bool = False) -> str | None:
     """`text` and the sentence `nxt`, when the two fit a TL;DR and break none of its rules (`back`: but "these X" for `text`'s)."""
     if len(nxt) < 90 and LIST_TO_COME.search(nxt.rstrip()):  # "We make three contributions." gives none
         return None
     said = re.search(r"\bin this (?:paper|work|study)\b", text, re.I)  # said once is enough
     longer = f"{text} {lead_off(nxt, keep_paper=not said)}"
-    return longer if len(longer) <= limit and not set(tldr_breaks(longer)) - ({"back-reference"} if back else set()) else None
+    return longer if len(longer) <= MAX_CHARS and not set(tldr_breaks(longer)) - ({"back-reference"} if back else set()) else None
 
 
 def _with_finding(doc: Doc, i: int, feats: list, text: str) -> str | None:
@@ -121,8 +120,7 @@ def _with_finding(doc: Doc, i: int, feats: list, text: str) -> str | None:
         if j == i + 1 and not (studies or unresolved_refs(s)):
             return None
         back = studies and j == i + 1 and text == whole and len(s) > 80  # "Our key result is that ... these models ..."
-        longer = _joined(text, s, back, _STUDY_LONG if studies else MAX_CHARS)
-        if longer or (studies and (longer := _joined(text, _cut(s, MAX_CHARS - len(text) - 1)))):
+        if longer := _joined(text, s, back) or (_joined(text, _cut(s, MAX_CHARS - len(text) - 1)) if studies else None):
             return longer
     return None
 
