@@ -487,7 +487,18 @@ def test_a_named_phrase_cut_where_it_waits_for_more_gives_way_to_a_shorter_cut()
             "of instruction data with varying levels of complexity using a language model instead of humans. Starting "
             "from seed instructions, our Evol method rewrites them step by step. We call the resulting model WizardXL. "
             "Human evaluations indicate that WizardXL outperforms strong baselines.")
-    assert derive_facts(None, text)["label"] == "WizardXL: avenue for creating large amounts of instruction data"
+    from paperscope.enrich.keyphrases import keyphrases
+    from paperscope.enrich.label import make_label
+    from paperscope.enrich.methods import find_mentions
+    from paperscope.enrich.text import Doc
+    from paperscope.enrich.tldr import best_sentence
+
+    doc = Doc.of(text)
+    mentions = find_mentions(doc, None)
+    names = [m.name for m in mentions]
+    label = make_label(None, doc, mentions, best_sentence(doc, names), limit=86,  # the room where the cut waits
+                       keyphrases=keyphrases(doc, exclude=names))
+    assert label == "WizardXL: avenue for creating large amounts of instruction data"
 
 
 def test_a_finding_the_authors_unveil_is_the_label_not_the_phenomenon_they_revisit():
@@ -694,3 +705,16 @@ def test_for_each_class_does_not_say_what_a_label_is_for():
             "In this paper, we propose learning a set of negative prompts for each class. "
             "Experiments on ImageNet show that negative prompts help out-of-distribution detection.")
     assert derive_facts(None, text)["label"].endswith("for out-of-distribution detection")
+
+
+def test_a_scored_candidate_may_say_what_it_is_for_in_up_to_100_characters():
+    from paperscope.enrich.label import candidates
+    from paperscope.enrich.text import Doc
+
+    text = ("Federated bandit learning lets many clients learn together. Clients must be paid to communicate. "
+            "We study how to pay them so that reporting their true cost is their best choice.")
+    pool = candidates(Doc.of(text), [], "We study how to pay them.")
+    phrase = "incentive compatible communication protocol for federated bandit learning"
+    pool.add(phrase, "intro", name="Truth-FedBan")
+    labels = [label for _, label in pool.candidates]
+    assert f"Truth-FedBan: {phrase}" in labels  # 87 characters; at most 86 before
