@@ -718,3 +718,12 @@ def test_a_scored_candidate_may_say_what_it_is_for_in_up_to_100_characters():
     pool.add(phrase, "intro", name="Truth-FedBan")
     labels = [label for _, label in pool.candidates]
     assert f"Truth-FedBan: {phrase}" in labels  # 87 characters; at most 86 before
+
+
+def test_an_aside_between_dashes_does_not_end_the_label():
+    from paperscope.enrich.noun_phrase import prepared_object
+
+    assert prepared_object("the impact of label variance - a previously unexamined factor - on the tail performance "
+                           "in extreme classifiers.") == "impact of label variance on the tail performance in extreme classifiers."
+    assert prepared_object("a new amortized inference method—the Simformer—which overcomes these limitations.").count("Simformer")
+    assert prepared_object("a 2D - 3D - 4D pipeline.") == "2D - 3D - 4D pipeline."

@@ -342,6 +342,8 @@ _HOW_MANY = re.compile(r"^(?:a|an) (?:(?:large|small|wide|broad|whole) )?(?:numb
 # ", such as recurrent neural networks,": an example inside the phrase
 _EXAMPLE_ASIDE = re.compile(r",\s+(?:such as|e\.g\.,?) [^,;]{3,60},\s+(?=(?:on|in|for|to|with|by|from|using|via|that|"
                             r"which|into|under)\s)")
+# "the impact of label variance - a previously unexamined factor - on the tail performance": an aside between dashes
+_DASH_ASIDE = re.compile(r"\s+(?:--|[-–—])\s+(?=[a-z])[^-–—;:.()A-Z]{3,60}?\s+(?:--|[-–—])\s+|(?<=\w)—(?=[a-z])[^-–—;:.()A-Z]{3,60}?—(?=\w)")
 _FRAME_OF = re.compile(r"\b(for|in|on|to) (?:the|a) (?:(?:general|broad|wide|large|generic|common) )?"
                        r"(?:scenario|setting|class|family|problem) of (?!(?:the|a|an|this|these|which|all)\b)", re.I)
 
@@ -349,7 +351,7 @@ _FRAME_OF = re.compile(r"\b(for|in|on|to) (?:the|a) (?:(?:general|broad|wide|lar
 def prepared_object(text: str) -> str:
     """An object as it can stand alone: no citation, no aside, no determiner before a specific
     phrase, no leading article or praise; "the use of X" is X; "a method to V X" is "Ving X"."""
-    text = _EXAMPLE_ASIDE.sub(" ", _CITATION.sub("", text)).replace('"', "")  # 'the "doubly stochastic gradients"'
+    text = _DASH_ASIDE.sub(" ", _EXAMPLE_ASIDE.sub(" ", _CITATION.sub("", text))).replace('"', "")  # 'the "doubly stochastic gradients"'
     text = _HOW_MANY.sub("", text.lstrip())  # "a number of challenges of X" -> "challenges of X"
     obj = LEAD.sub("", _PRAISE_LIST.sub("", unlean(ASIDE.sub(r"\1 ", text))))
     obj = re.sub(r"^(?:the )?use of |^(?:solution|approach|way) by (?=\w+ing )", "", obj)  # "a solution by constructing X"
