@@ -867,3 +867,10 @@ def test_a_position_paper_advocating_the_construction_of_x_advocates_x():
             "problems.")
     assert derive_facts(None, text)["label"] == \
         "Position: The case for foundation agents as a transformative shift in the learning paradigm of agents"
+
+
+def test_a_verb_stressed_on_its_last_syllable_doubles_its_consonant():
+    from paperscope.enrich.phrases import gerund
+
+    assert [gerund(v) for v in ("infer", "infers", "overfit", "emit")] == ["inferring", "inferring", "overfitting", "emitting"]
+    assert [gerund(v) for v in ("offer", "differ", "visit", "edit")] == ["offering", "differing", "visiting", "editing"]

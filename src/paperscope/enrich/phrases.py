@@ -104,7 +104,8 @@ def gerund(verb: str) -> str | None:
 
 # verbs stressed on a last syllable that ends consonant-vowel-consonant: "equipping", "controlling"
 _DOUBLED = frozenset("""equip refer prefer occur transfer omit admit submit permit commit control compel propel
-expel excel patrol regret forget begin embed""".split())
+expel excel patrol regret forget begin embed infer confer deter incur recur concur emit transmit remit dispel repel
+overlap overfit underfit refit""".split())
 
 
 def third_person(lemma: str) -> str:
