@@ -304,3 +304,15 @@ def test_a_short_form_defined_inside_the_problem_studied_is_not_the_papers_name(
     from paperscope.enrich.methods import find_methods
     assert "HOI" not in find_methods(Doc.of(text))
     assert derive_facts(None, text)["label"].startswith("GraspDenoise: ")
+
+
+def test_the_first_word_of_a_spelled_out_name_is_not_a_name_of_its_own():
+    text = ("Test-time adaptation rarely looks at several modalities. We reveal a new challenge named reliability bias. "
+            "To solve the challenge, we propose a novel method, dubbed REliable fusion and robust ADaptation (READ). "
+            "READ modulates the attention between modalities in a self-adaptive way.")
+    facts = derive_facts(None, text)
+    assert "READ" in facts["methods"] and "REliable" not in facts["methods"]
+    assert facts["label"].startswith("READ: ")
+    hyphenated = ("We introduce Sinkhorn-Newton-Sparse (SNS), an extension to the Sinkhorn algorithm. "
+                  "Sinkhorn-Newton-Sparse converges fast.")
+    assert "Sinkhorn-Newton-Sparse" in derive_facts(None, hyphenated)["methods"]

@@ -360,7 +360,10 @@ def find_mentions(doc: Doc, title: str | None = None) -> list[Mention]:
             for stem in stems:
                 if tok != stem and stem in tok and _is_variant(tok, stem):
                     c.add(tok, i, doc.sentences[i].find(tok), "variant")
-    mentions = sorted(c.found.values(), key=lambda m: (m.sentence, m.pos))
+    # "dubbed REliable fusion and robust ADaptation (READ)": "REliable" only opens READ's long form
+    opens = {(m.sentence, m.long.split()[0]) for m in c.found.values() if m.long and " " in m.long}
+    mentions = sorted((m for m in c.found.values() if m.long or (m.sentence, m.name) not in opens),
+                      key=lambda m: (m.sentence, m.pos))
     head = _title_name(title, doc)
     if head:
         key = name_key(head)
