@@ -128,7 +128,7 @@ def features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool,
     """Per sentence: its score, and whether it is background, results or housekeeping."""
     n = len(doc.sentences)
     out = []
-    opening, proposes = [], False  # "We study X" opening the authors' part; "we propose"
+    opening, proposes, described = [], False, False  # "We study X" opening the authors' part; "we propose"; said before
     names = method_names[:3]
     for i, s in enumerate(doc.sentences):
         words = len(s.split())
@@ -136,7 +136,8 @@ def features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool,
         speaks = "we" in low or "this" in low or "our" in low  # no one speaks otherwise
         rest = strip_lead(s)
         score = 0.0
-        if speaks and contributes(s) and not NEED_TO.search(s):  # "we aim to create X" is an aim
+        own = speaks and contributes(s)  # (a contribution always speaks: every cue holds "we", "this" or "our")
+        if own and not NEED_TO.search(s):  # "we aim to create X" is an aim
             proposes = True
             score += 3.0
             if i <= doc.own_start:  # "We present X, ..." opening the authors' part
@@ -163,8 +164,9 @@ def features(doc: Doc, method_names: list[str]) -> list[tuple[float, bool, bool,
             score -= 1.5
         if results:
             score -= 1.0
-        if "our" in low and _UNDESCRIBED.search(s) and not any(map(contributes, doc.sentences[:i])):
+        if "our" in low and not described and _UNDESCRIBED.search(s):
             score -= 1.5  # "We show our approach improves X": what the approach is, no sentence before says
+        described = described or own
         if SECONDARY.match(s) or (speaks and _SECONDARY_IN.search(s)):
             score -= 1.0
         elif _DETAIL.match(s):  # a detail of the contribution, often the contribution itself
