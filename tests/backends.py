@@ -6,6 +6,7 @@ tests that need it; elsewhere they are skipped with the reason."""
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 import uuid
 from pathlib import Path
@@ -61,3 +62,6 @@ def stop_server() -> None:
             server.stop(_server["folder"])
         except Exception as exc:  # noqa: BLE001 - never hide the test results behind a teardown error
             print(f"warning: could not stop the test PostgreSQL server: {exc}")
+            return
+        # the server's data folder holds about 1 GB: a stopped session's server leaves nothing behind
+        shutil.rmtree(Path(_server["folder"]).parent, ignore_errors=True)

@@ -23,10 +23,10 @@ OUTSIDER = ("We revisit the classic problem of tiling a hyperbolic plane with id
 
 
 @pytest.fixture(autouse=True)
-def _fast_transport(monkeypatch):
+def _fast_transport(monkeypatch, tmp_path):
     monkeypatch.setenv("PAPERSCOPE_FETCH_INTERVAL", "0")
     monkeypatch.setenv("PAPERSCOPE_FETCH_BACKOFF", "0")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(Path(__import__("tempfile").mkdtemp())))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
 
 
 def _icml_posters(samples_dir) -> list[dict]:

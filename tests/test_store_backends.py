@@ -3,6 +3,7 @@ library moves between them with ids, tags and notes intact, and the PostgreSQL-o
 (nearest neighbours through pgvector, the local server commands) work."""
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -116,6 +117,7 @@ def test_db_start_prints_a_url_that_serves_a_library(samples_dir):
         assert listed.returncode == 0 and "Spectral DeTuning" in listed.stdout
     finally:
         stopped = subprocess.run([*cli, "db", "stop", "--dir", str(folder)], capture_output=True, text=True, timeout=120)
+        shutil.rmtree(folder.parent, ignore_errors=True)
     assert stopped.returncode == 0 and "stopped" in stopped.stdout
     bad = subprocess.run([*cli, "--db", url, "stats"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1 and "cannot connect" in bad.stderr
