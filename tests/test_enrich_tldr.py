@@ -8,7 +8,8 @@ from paperscope.enrich import derive_facts
 from paperscope.enrich.rules import label_breaks, tldr_breaks
 from paperscope.enrich.standalone import lead_off, rewrite
 from paperscope.enrich.tldr import MAX_CHARS
-from paperscope.enrich.tldr_score import contributes
+from paperscope.enrich.text import Doc
+from paperscope.enrich.tldr_score import contributes, undefined_name
 
 
 def tldr(abstract: str) -> str:
@@ -1246,3 +1247,38 @@ def test_a_study_goes_on_with_its_finding_past_400_characters():
     out = tldr(text)
     assert out.startswith("We rigorously study") and "rapidly aligns with emerging low-rank outlier eigenspaces" in out
     assert 400 < len(out) <= MAX_CHARS
+
+
+def test_a_study_goes_on_with_what_its_results_show():
+    text = ("This paper addresses the problem of early stopping for gradient boosting on tabular data, where a model "
+            "must decide when further trees stop helping. We focus on validation-free criteria, which decide from "
+            "the training data alone without holding any of it out. We survey twelve criteria from earlier work. "
+            "Our results show that a simple criterion based on the margins of the training examples matches "
+            "held-out validation on forty public datasets.")
+    out = tldr(text)
+    assert out.startswith("This paper addresses the problem of early stopping for gradient boosting")
+    assert out.endswith("Our results show that a simple criterion based on the margins of the training examples "
+                        "matches held-out validation on forty public datasets.")
+
+
+def test_a_short_contribution_that_points_back_keeps_the_sentence_it_points_at():
+    text = ("Recovering a cost function from expert trajectories needs many trajectories. Even with plenty of data, "
+            "current inverse optimal control methods that learn from a single fixed world can fail to cope with small "
+            "changes in its physics. We tackle these challenges through adaptive world design. In our framework, the "
+            "learner repeatedly chooses worlds for the expert to act in, so as to identify the cost as fast as possible. "
+            "This improves both sample efficiency and robustness, as we show experimentally.")
+    assert tldr(text) == ("Even with plenty of data, current inverse optimal control methods that learn from a single "
+                          "fixed world can fail to cope with small changes in its physics. We tackle these challenges "
+                          "through adaptive world design.")
+
+
+def test_a_name_an_earlier_sentence_introduces_is_undefined_in_a_tldr_without_it():
+    doc = Doc.of("Training physics-informed networks with Balanced Point Sampling (BPS) needs many points of several "
+                 "kinds. This work introduces BALLAST, an algorithm that picks all kinds of training points jointly. "
+                 "We show that the criterion used by BALLAST bounds the generalization error.")
+    shown = "We show that the criterion used by BALLAST bounds the generalization error."
+    assert undefined_name(doc, 2, shown, ["BALLAST"])
+    assert not undefined_name(doc, 1, doc.sentences[1], ["BALLAST"])  # the sentence that introduces it
+    assert not undefined_name(doc, 2, "We propose BALLAST, which picks points. " + shown, ["BALLAST"])
+    assert not undefined_name(doc, 2, "Point selection (BALLAST) picks points. " + shown, ["BALLAST"])
+    assert not undefined_name(doc, 2, "We show that BPS needs more points.", ["BPS"])  # spelled out wherever shown

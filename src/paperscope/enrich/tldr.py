@@ -18,7 +18,7 @@ from .problem import stems
 from .rules import DANGLING, names_only, tldr_breaks, unresolved_refs
 from .standalone import OPEN_CLAUSE, lead_off, resolved, rewrite, strip_lead
 from .tldr_score import (ABOUT_IT, ABOUT_OTHERS, CONTRIB, FINDING, FOUND, LIST_TO_COME, NEED_TO, OURS, PROBLEM,
-                         SECONDARY, THEORY_CLAIM, VAGUE, WE_START, contributes, features, frames)
+                         SECONDARY, THEORY_CLAIM, VAGUE, WE_START, contributes, features, frames, undefined_name)
 from .text import Doc, clean_token, is_coined, token_starts
 
 # one sentence or two: longer than this, a sentence ends at a clause boundary
@@ -201,9 +201,9 @@ def _candidate(doc: Doc, i: int, feats: list, names: list[str] = ()) -> tuple[fl
             return quality + _MAX_BONUS, longer
     if thin:
         quality -= 1.5
-        whole = _after_antecedent(doc, i, feats) if kept < _CUT_HARD else None
-        if whole:
-            return quality, whole
+        whole = _after_antecedent(doc, i, feats) if kept < _CUT_HARD or "back-reference" in broken else None
+        if whole:  # "... We tackle these challenges through adaptive environment design."
+            return quality + (6.0 if "back-reference" in broken else 0.0), whole
     symbol = _SYMBOL.search(text)
     if symbol:  # "between Σ and ..." is undefined, "the covariance matrix Σ" is not
         before = re.findall(r"[a-z]+", text[:symbol.start()][-20:])
@@ -265,6 +265,7 @@ def pick(doc: Doc, method_names: list[str]) -> Picked:
         if best is not None and feats[i][0] + _MAX_BONUS <= best[0]:
             break  # no later sentence can read better: none gains more than a join's bonus
         c = _candidate(doc, i, feats, method_names[:3]) + (i,)
+        c = (c[0] - 1.5, *c[1:]) if undefined_name(doc, i, c[1], method_names[:3]) else c  # "... used by PINNACLE"
         if best is None or c[0] > best[0]:
             best = c
     first = _with_setting(doc, best[2], feats, best[1])

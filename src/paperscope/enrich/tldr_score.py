@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from .acronyms import long_forms
 from .cues import DESCRIBE, MAIN_CONTRIBUTION, RESULTS, RESULTS_START
 from .standalone import strip_lead
 from .text import Doc, token_starts
@@ -211,7 +212,33 @@ LIST_TO_COME = re.compile(r"\b(?:two|three|four|several|multiple) (?:[\w-]+ ){0,
                           r"stages|properties|advantages|benefits|contributions|aspects|ingredients|innovations|ideas|"
                           r"techniques|modules|characteristics)(?: of (?:our|the|this) [\w-]+)?[.:]?$", re.I)
 # "Our main result shows that ...": a theory paper's finding, not an experiment's
-THEORY_CLAIM = re.compile(r"^our (?:main|key|central|principal|first) (?:results?|findings?) (?:is|are) that\b|^(?:our|the) (?:(?:main|key|central|principal|first) (?:theoretical )?(?:results?|theorems?)|"
+THEORY_CLAIM = re.compile(r"^our (?:main|key|central|principal|first) (?:results?|findings?|observations?|insights?|conclusions?) "
+                          r"(?:is|are) that\b|^our (?:results|findings|analys[ie]s) (?:\w+ )?(?:show|reveal|suggest|indicate|"
+                          r"demonstrate|confirm)\b(?! (?:that )?(?:they|it|these|those|this)\b)(?!.*\b(?:experiment|empirical|benchmark|outperform|state-of-the-art))|^(?:our|the) (?:(?:main|key|central|principal|first) (?:theoretical )?(?:results?|theorems?)|"
                           r"theoretical (?:results?|analysis)|analysis|theorems?) (?:\w+ )?(?:shows?|proves?|establish(?:es)?|"
                           r"reveals?|demonstrates?|states?|implies|characteri[sz]es?)\b(?!.*\b(?:experiment|empirical|benchmark))", re.I)
 
+
+def undefined_name(doc: Doc, i: int, text: str, names: list[str]) -> bool:
+    """Does a TL;DR made from sentence `i` speak of the paper's method by a name that an earlier
+    sentence, left out, introduces ("We theoretically show that the criterion used by PINNACLE
+    is related to ...": what is PINNACLE)? Not when the TL;DR introduces it itself ("we propose
+    X", "called X", "Cache Merging (CaM)", "X, a method that"), nor when the TL;DR will spell it out
+    as the abstract defines it ("CaM" -> "Cache Merging (CaM)")."""
+    spelled = long_forms(doc.sentences)
+    for name in names:
+        if name in spelled or (name.endswith("s") and name[:-1] in spelled):  # "GMNs" of "Graph Metanetworks (GMNs)"
+            continue
+        at = token_starts(text, name)
+        if not at:
+            continue
+        first = next((j for j, s in enumerate(doc.sentences) if token_starts(s, name)), i)
+        if first >= i or _INTRODUCED.search(text[:at[0]][-80:]) or \
+                re.match(r"\s*(?:\(|,\s*(?:a|an|the)\b|:)", text[at[0] + len(name):]):
+            continue
+        return True
+    return False
+
+
+_INTRODUCED = re.compile(r"(?:\(\s*|\b(?:call|called|named|dubbed|term|termed|coined|introduc\w*|propos\w*|present\w*|develop\w*|"
+                         r"design\w*|devis\w*|build|built|creat\w*)\b[^.;]*)$", re.I)
