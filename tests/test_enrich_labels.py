@@ -727,3 +727,38 @@ def test_an_aside_between_dashes_does_not_end_the_label():
                            "in extreme classifiers.") == "impact of label variance on the tail performance in extreme classifiers."
     assert prepared_object("a new amortized inference method—the Simformer—which overcomes these limitations.").count("Simformer")
     assert prepared_object("a 2D - 3D - 4D pipeline.") == "2D - 3D - 4D pipeline."
+
+
+def test_a_plural_problem_that_arises_is_what_a_short_label_is_for():
+    text = ("Ill-posed linear inverse problems arise frequently in imaging, from astronomy to microscopy. "
+            "A recent line of work handles the ill-posedness with informative priors learned by generative models. "
+            "To sample from the resulting sequence of posteriors, we propose the use of sequential Monte Carlo methods. "
+            "The resulting algorithm is shown to be theoretically grounded, and it beats competing baselines on "
+            "deblurring and inpainting.")
+    assert derive_facts(None, text)["label"] == "Sequential Monte Carlo methods for ill-posed linear inverse problems"
+
+
+def test_research_problems_are_no_problem_a_label_is_for():
+    from paperscope.enrich.problem import problem
+
+    assert problem(["Many interesting research problems arise from this strategy, e.g., how to close the gap."],
+                   {}, None) is None
+    assert problem(["Ill-posed linear inverse problems arise frequently in imaging."], {}, None) == \
+        "ill-posed linear inverse problems"
+
+
+def test_for_each_class_leaves_room_for_what_the_label_is_for():
+    from paperscope.enrich.problem import with_problem
+
+    assert with_problem("Learning a set of negative prompts for each class", "intro", "out-of-distribution detection",
+                        100, False) == "Learning a set of negative prompts for each class for out-of-distribution detection"
+    assert with_problem("Learning negative prompts for image classifiers", "intro", "out-of-distribution detection",
+                        100, False) == "Learning negative prompts for image classifiers"
+
+
+def test_a_short_label_keeps_the_means_its_sentence_gives_cut_to_fit():
+    text = ("We present a new approach to draw samples from discrete Markov random fields, based on an exact slice "
+            "sampling algorithm applied to a continuous relaxation of the field of interest and to its gradients. "
+            "On image denoising and on spin glasses, the sampler mixes faster than Gibbs sampling.")
+    assert derive_facts(None, text)["label"] == ("Drawing samples from discrete Markov random fields based on an exact "
+                                                 "slice sampling algorithm")

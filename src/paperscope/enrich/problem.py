@@ -51,8 +51,8 @@ _FINITE = re.compile(
     r"requires?|involves?|faces?|lacks?|achieves?|shows?|demonstrates?|focus(?:es)?|attempts?|"
     r"tends?|typically|often|usually|commonly|generally|increasingly|widely|recently|still|also|"
     r"do|does|struggles?|depends?|emerged?|gained?|refers?|serves?|promises?|represents?|extends|"
-    r"presents|employs|arises|consists|describes|attracts|attracted|receives|received|continues|"
-    r"constitutes|underlies|underpins)\b")
+    r"presents|employs?|arises?|consists?|describes|attracts?|attracted|receives?|received|continues?|"
+    r"constitutes?|underl(?:ie|ies)|underpins?)\b")
 # "We study the problem of X, where ...": the authors name their problem first
 _OWN_PROBLEM = re.compile(r"^(?:in this (?:paper|work),?\s+)?we (?:study|address|consider|tackle|investigate|examine|"
                           r"revisit) the (?:problem|task|question) of (?P<np>[^,;:()]{6,80}?)"
@@ -107,6 +107,7 @@ def problem(sentences: list[str], forms: dict[str, str], weights: dict[str, floa
         return None
     np_ = expand(np_, forms) if forms else np_
     if (weights is not None and not _recurs(np_, weights)) or _PEOPLE.search(np_) or _CLASS_OF.search(np_) or \
+            _NOT_A_PROBLEM.search(np_) or \
             re.search(r"-based (?:\w+ )?models$", np_):  # "graph neural network methods have been developed":
         return None  # the methods the paper answers, not its problem
     return lower_first(np_, " ".join(sentences[:3]) if text is None else text)
@@ -178,7 +179,7 @@ PROBLEM_KINDS = ("name", "long", "intro", "study", "topic")
 
 
 # a label that already holds a clause, a list or a verb is not extended
-_NOT_EXTENDED = re.compile(r"\b(?:that|which|who|for|is|are|was|were|its|their)\b|,|" +
+_NOT_EXTENDED = re.compile(r"\b(?:that|which|who|for(?! (?:each|every|all|both|any)\b)|is|are|was|were|its|their)\b|,|" +
                            _FINITE.pattern)
 
 
@@ -256,7 +257,8 @@ def _opening(sentences: tuple[str, ...], own_start: int, text: str,
 # researchers", "recording technology", "self-explaining models where interpretability"):
 # not the problem a paper works on
 _NOT_A_PROBLEM = re.compile(r"\b(?:researchers|practitioners|scientists|clinicians|technology|"
-                            r"technologies)\b|\s(?:where|when|whose|while)\b", re.I)
+                            r"technologies|interesting)\b|\bresearch (?:problems|questions|directions|topics)\b|"
+                            r"\s(?:where|when|whose|while)\b", re.I)
 
 
 def stems(text: str) -> set[str]:

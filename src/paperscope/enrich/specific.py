@@ -17,6 +17,7 @@ import re
 from . import phrases as ph
 from .compose import trim_front
 from .label_words import content_words
+from .noun_phrase import fits
 from .problem import PAREN
 from .rules import DANGLING, MAX_LABEL_CHARS, label_breaks
 from .text import Doc
@@ -39,9 +40,12 @@ _END = re.compile(r"\s*(?:,|;|:|\s[-–—]+\s|---|\s\(|\.\s|\.$)|\s(?:while|whe
 
 # the clause that goes on after a comma and still says which one: ", which V", ", specifically for X"
 _GOES_ON = re.compile(r"\s*(?:\([^()]{1,40}\)\s*)?,\s+(?P<how>which|that|specifically for|specifically in|particularly for|"
-                      r"designed to|designed for|tailored to|tailored for|trained on)\s+(?=[a-z])"
+                      r"designed to|designed for|tailored to|tailored for|trained on|based on|using|utili[sz]ing|"
+                      r"leveraging|via|through)\s+(?=[a-zA-Z])"
                       r"(?!(?:is|are|was|were|has|have|had|can|could|may|might|will|would|should|also|in turn)\b)", re.I)
-_JOIN = {"which": "that", "specifically for": "for", "specifically in": "in", "particularly for": "for"}
+_MEANS = ("based on", "using", "utilizing", "utilising", "leveraging", "via", "through")  # how it works: cut to fit
+_JOIN = {"which": "that", "specifically for": "for", "specifically in": "in", "particularly for": "for",
+         "utilizing": "using", "utilising": "using", "leveraging": "using"}
 
 
 def tidy(text: str) -> str:
@@ -93,6 +97,11 @@ def said_in_full(sentence: str) -> str | None:
             longer = tidy(f"{text[:end.start()]} {_JOIN.get(more.group('how').lower(), more.group('how'))} "
                           f"{tail[:stop.start()] if stop else tail}")
         text = tidy(text[:end.start()] if end else text)
+        if longer and len(longer) > MAX_LABEL_CHARS and more.group("how").lower() in _MEANS:  # "... based on an exact
+            # Hamiltonian Monte Carlo algorithm [applied to ...]"; a "that" clause cut short loses what it says
+            longer = next((c for c in fits(longer, MAX_LABEL_CHARS, 3) if c.startswith(text) and
+                           len(c.split()) >= len(text.split()) + 3 and not re.search(r"[$\\]", c) and
+                           not label_breaks(capitalise(c))), None)
         text = longer if longer and len(longer) <= MAX_LABEL_CHARS else text
         if len(text.split()) < 2 or len(text) > MAX_LABEL_CHARS:
             continue
