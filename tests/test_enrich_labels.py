@@ -762,3 +762,22 @@ def test_a_short_label_keeps_the_means_its_sentence_gives_cut_to_fit():
             "On image denoising and on spin glasses, the sampler mixes faster than Gibbs sampling.")
     assert derive_facts(None, text)["label"] == ("Drawing samples from discrete Markov random fields based on an exact "
                                                  "slice sampling algorithm")
+
+
+def test_a_label_from_the_sentence_that_names_the_method_gets_the_name():
+    text = ("Sparse recovery under correlated designs remains hard for lasso-type estimators. A greedy thresholding "
+            "path with group structure is proposed in this paper, based on coordinate splitting and mirror descent, "
+            "hence called Split MD. The path is computed in one pass over the data, and its early stopping is shown to "
+            "be sign consistent under weaker conditions than the lasso.")
+    assert derive_facts(None, text)["label"] == "Split MD: greedy thresholding path with group structure"
+
+
+def test_a_name_from_another_sentence_stays_off_an_unnamed_label():
+    from paperscope.enrich.compose import named_here
+    from paperscope.enrich.methods import find_mentions
+    from paperscope.enrich.text import Doc
+
+    doc = Doc.of("We study how regret scales in bandits with graph feedback. We call the resulting bound the graph "
+                 "regret bound (GRB) and evaluate it on synthetic graphs.")
+    label = "Regret scaling in bandits with graph feedback"
+    assert named_here(label, doc, find_mentions(doc, None), 112) == label

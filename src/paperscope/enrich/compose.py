@@ -301,3 +301,31 @@ def kind_of(name: str, sentences: list[str]) -> str | None:
                   r"coined)\s+)?" + n + r"\b", s) or \
         re.search(r"\b" + n + r"\s*(?:\([^()]*\)\s*)?(?:,\s*(?:a|an)\s+(?:[\w-]+\s+){0,3}?|\s+)(" + _KIND_WORDS + r")\b", s)
     return m.group(1) if m else None
+
+
+# the sentence gives the thing a name or presents it as the authors' own
+_NAMING = re.compile(r"\b(?:call(?:ed|s)?|named?|dubbed|termed?|coined|propos\w*|introduc\w*|present\w*|develop\w*|"
+                     r"design\w*|devis\w*|build|construct\w*)\b", re.I)
+
+
+def named_here(label: str, doc: Doc, mentions: list[Mention], room: int) -> str:
+    """An unnamed label taken from the very sentence that names the authors' method gets that name
+    in front: "An iterative regularization path with structural sparsity is proposed ..., hence
+    called Split LBI" -> "Split LBI: iterative regularization path with structural sparsity"; not
+    when the label reports an analysis or the name is a side remark of another sentence."""
+    if ": " in label or not label:
+        return label
+    own = [m for m in mentions if m.sentence >= doc.own_start and m.how in ("intro", "called", "acronym", "appositive")
+           and not is_background(m, doc.sentences) and len(m.name) >= 3]
+    if not own or own[0].name.casefold() in label.casefold() or _ANALYSIS.match(label):
+        return label
+    m = own[0]
+    sentence, words = doc.sentences[m.sentence], content_words(label)
+    if len(words) < 3 or len(words & content_words(sentence)) < 0.8 * len(words) or not _NAMING.search(sentence):
+        return label
+    if m.long and stems(m.long) <= stems(label) and not label.casefold().startswith(m.long.casefold()):
+        return label  # "Learning a mixture of MultiNomial Logit (MNL)": the name of what it studies
+    first = label.split(" ", 1)[0]
+    proper = not first[1:].islower() or re.search(r"[a-z,] " + re.escape(first) + r"\b", doc.text)
+    longer = f"{m.name}: {label if proper else label[:1].lower() + label[1:]}"
+    return longer if len(longer) <= room and not label_breaks(longer) else label

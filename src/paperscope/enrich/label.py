@@ -21,8 +21,8 @@ import re
 
 from . import describe
 from .headline import headline, plain_headline
-from .compose import (around, descriptive, is_bare, kind_of, named_lead, reads_as_title, spelled_name, trim_front,
-                      unframed, whole_long_form)
+from .compose import (around, descriptive, is_bare, kind_of, named_here, named_lead, reads_as_title, spelled_name,
+                      trim_front, unframed, whole_long_form)
 from . import phrases as ph
 from .acronyms import expand, long_forms
 from .label_words import content_words, title_odds, weights_of, word_features
@@ -221,6 +221,7 @@ def make_label(title: str | None, doc: Doc, mentions: list[Mention], tldr: str,
         return re.sub(r"\s+", " ", strip_markup(title)).strip()
     label = spelled_name(whole_long_form(unframed(_derived(doc, mentions, tldr, limit, paper_type, keyphrases)),
                                           mentions), long_forms(doc.sentences))
+    label = named_here(label, doc, mentions, MAX_LABEL_CHARS) if not label.startswith("Position: ") else label
     main = _dominant(doc, mentions)
     if main and main.name not in label:  # "MiniGrid: ..." for a paper that says MOORE three times
         first = [main] + [m for m in mentions if m is not main]
