@@ -781,3 +781,11 @@ def test_a_name_from_another_sentence_stays_off_an_unnamed_label():
                  "regret bound (GRB) and evaluate it on synthetic graphs.")
     label = "Regret scaling in bandits with graph feedback"
     assert named_here(label, doc, find_mentions(doc, None), 112) == label
+
+
+def test_a_label_never_ends_on_a_gerund_that_waits_for_its_object():
+    assert "dangling" in label_breaks("Importance of the loss function symmetries in affecting")
+    assert "dangling" in label_breaks("Actor-critic reinforcement learning method for optimizing")
+    assert label_breaks("Structured pruning for efficient language models by reducing") != []
+    assert label_breaks("Tools for image inpainting") == []
+    assert label_breaks("Methods for deep reinforcement learning") == []

@@ -1282,3 +1282,25 @@ def test_a_name_an_earlier_sentence_introduces_is_undefined_in_a_tldr_without_it
     assert not undefined_name(doc, 2, "We propose BALLAST, which picks points. " + shown, ["BALLAST"])
     assert not undefined_name(doc, 2, "Point selection (BALLAST) picks points. " + shown, ["BALLAST"])
     assert not undefined_name(doc, 2, "We show that BPS needs more points.", ["BPS"])  # spelled out wherever shown
+
+
+def test_what_the_results_showed_is_a_finding_of_a_study_but_a_method_beating_baselines_is_not():
+    from paperscope.enrich.tldr_score import THEORY_CLAIM
+
+    assert THEORY_CLAIM.match("Our empirical results, supported by a theoretical analysis, showed that the group "
+                              "needed to be three times larger.")
+    assert THEORY_CLAIM.match("Our key observation is that whether tasks are aligned decides transfer.")
+    assert not THEORY_CLAIM.match("Our experimental results demonstrate the effectiveness of the proposed algorithms.")
+    assert not THEORY_CLAIM.match("Our results show that they are responsible for most of the gain.")
+
+
+def test_this_problem_is_said_by_the_name_the_abstract_defines_it_with():
+    from paperscope.enrich.standalone import resolved
+
+    defined = "Learning from Label Proportions (LLP) is a learning problem where only bag-level labels are seen."
+    assert resolved("We propose a framework for this problem that iterates two steps.", [defined]) == \
+        "We propose a framework for Learning from Label Proportions (LLP) that iterates two steps."
+    assert resolved("We formalize this task in causal language.",
+                    ["Counterfactual image editing is a challenging task within generative AI."]) == \
+        "We formalize counterfactual image editing in causal language."
+    assert "for This" not in resolved("We focus on streaming for this problem.", ["This is a natural clustering problem."])

@@ -55,7 +55,7 @@ from .spelled import framed, spelled_out
 from .tldr import pick, with_topic
 
 # Bump when the derivation changes, so stored facts can be recomputed (see enrich/refresh.py).
-FACTS_VERSION = "132"
+FACTS_VERSION = "133"
 
 FACT_KEYS = ("label", "methods", "tldr", "code_urls", "links", "paper_type",
              "paper_type_confidence", "keyphrases", "artifacts")

@@ -91,7 +91,7 @@ _CLAUSE_VERB_END = re.compile(r"\b(?:that|which) (?:\w+ly )?[a-z]+(?<!s)s$")
 _UNSAID_END = re.compile(
     r"\b(?:in|with) an? (?:manner|way|fashion)$|\b(?:can|could|may|might|will) be [a-z]+(?:ed|en|wn)$|\bthe (?:potential|ability|capacity|corresponding|respective|following|same)$|"
     r"\b(?:a|an|the) (?:simple|novel|new|general|unified|principled|efficient|effective)$|\b(?:two|three|four|five|several|multiple) (?:key |main |major |core |novel )?(?:components|"
-    r"contributions|innovations|ingredients|steps|stages|aspects|parts|modules|techniques)$|\bfor (?:cases|instances|situations)$|\b(?:in|under) the (?:setting|case|regime|context|"
+    r"contributions|innovations|ingredients|steps|stages|aspects|parts|modules|techniques)$|\bfor (?:cases|instances|situations)$|\b(?:in|for|by|when|while|without) (?:affecting|specifying|translating|doing|optimizing|identifying|improving|enhancing|reducing|addressing|making|overlapping)$|\b(?:in|under) the (?:setting|case|regime|context|"
     r"scenario|constraint|assumption|condition)$|\b(?!(?:be|is|are|was|were|been|being)\b)[a-z]+s? (?:generated|obtained|induced|considered|defined|required|needed|mentioned|described|studied|trained|learned|used)$|\bw\.r\.t\.?$|"
     r"\b(?:varying|different|various|increasing) (?:levels|degrees|amounts|kinds|types)$|(?:\b(?:well|highly|fully|tightly)-[a-z]+|\b(?:high|low)-(?:fidelity|quality)|"
     r"-(?:based|aware|driven|specific|free|agnostic|oriented|integrated))$|,\s+[a-z]+$|\b(?:enabl|allow|permit|help|empower)(?:es|s|ing)? (?:(?:the|a|an) )?(?:[\w-]+ ){0,3}?(?:llms?|(?:language )?models|agents|users|robots|learners|detectors|policies|us)(?: (?!to\b)[\w-]+){0,8}$", re.I)

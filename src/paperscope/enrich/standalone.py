@@ -251,6 +251,9 @@ _WAITING_ADJECTIVE = frozenset("""agnostic invariant equivalent sensitive prone 
 complementary orthogonal analogous akin similar comparable susceptible vulnerable identical proportional
 equivariant insensitive able unable backing""".split())  # "techniques are able (to X)"
 # "this problem", "these tasks": the noun of an earlier sentence, said with its modifiers
+# a sentence that defines a problem by its name: "X (XY) is a learning problem where ..."
+_DEFINED_AS = re.compile(r"(?!(?:This|These|That|Those|It|Such|There|Here|The|A|An|One|Our|Its|Their)\b)(?P<x>[A-Z][\w-]*(?: [\w-]+){0,6}(?: \([A-Z][\w-]*\))?) (?:is|refers to) (?:a|an|the) "
+                         r"(?:[\w-]+ ){0,3}(?P<head>problem|task|setting|game)\b")
 _REF_NP = re.compile(r"\b(?:these|this|such)\s+(?P<head>problems?|tasks?|settings?|questions?|games?)\b", re.I)
 _NOT_MODIFIER = STOP_WORDS | frozenset("""many several some various new novel important open challenging general
 same such different following above hard difficult fundamental key central core major critical crucial
@@ -266,6 +269,12 @@ def resolved(sentence: str, earlier: list[str]) -> str:
         return sentence
     head = m.group("head")
     for prev in reversed(earlier[-3:]):
+        named = _DEFINED_AS.match(prev)  # "Learning from Label Proportions (LLP) is a learning problem where ..."
+        if named and not head.endswith("s") and named.group("head").lower() == head.lower():
+            x = re.sub(r"\s*\([^()]*\)$", "", named.group("x"))
+            x = x[:1].lower() + x[1:] if x.split()[0][1:].islower() and sum(w[:1].isupper() for w in x.split()) == 1 \
+                else named.group("x")  # "counterfactual image editing", "Learning from Label Proportions (LLP)"
+            return sentence[:m.start()] + x + sentence[m.end():]
         for found in reversed(list(re.finditer(r"((?:[\w-]+ ){1,4})" + head.lower().rstrip("s") + r"s?\b", prev))):
             mods = []
             words = found.group(1).split()

@@ -213,8 +213,9 @@ LIST_TO_COME = re.compile(r"\b(?:two|three|four|several|multiple) (?:[\w-]+ ){0,
                           r"techniques|modules|characteristics)(?: of (?:our|the|this) [\w-]+)?[.:]?$", re.I)
 # "Our main result shows that ...": a theory paper's finding, not an experiment's
 THEORY_CLAIM = re.compile(r"^our (?:main|key|central|principal|first) (?:results?|findings?|observations?|insights?|conclusions?) "
-                          r"(?:is|are) that\b|^our (?:results|findings|analys[ie]s) (?:\w+ )?(?:show|reveal|suggest|indicate|"
-                          r"demonstrate|confirm)\b(?! (?:that )?(?:they|it|these|those|this)\b)(?!.*\b(?:experiment|empirical|benchmark|outperform|state-of-the-art))|^(?:our|the) (?:(?:main|key|central|principal|first) (?:theoretical )?(?:results?|theorems?)|"
+                          r"(?:is|are) that\b|^our (?:\w+ )?(?:results|findings|analys[ie]s)(?:,[^,]{1,80},)? (?:\w+ )?(?:show|reveal|suggest|"
+                          r"indicate|demonstrate|confirm)(?:ed)?\b(?! (?:that )?(?:they|it|these|those|this)\b)(?!.*\b(?:experiment|empirical|benchmark|outperform|state-of-the-art|"
+                          r"effective(?:ness)?|efficacy|superior(?:ity)?|proposed))|^(?:our|the) (?:(?:main|key|central|principal|first) (?:theoretical )?(?:results?|theorems?)|"
                           r"theoretical (?:results?|analysis)|analysis|theorems?) (?:\w+ )?(?:shows?|proves?|establish(?:es)?|"
                           r"reveals?|demonstrates?|states?|implies|characteri[sz]es?)\b(?!.*\b(?:experiment|empirical|benchmark))", re.I)
 
