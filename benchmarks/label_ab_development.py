@@ -59,7 +59,8 @@ def score(folder: Path) -> dict:
 
 
 def strict_read(folder: Path) -> dict:
-    """A level read: one title and one TL;DR per paper marked 0 or 1 ("P101 title:1 tldr:0 # ...")."""
+    """A level read: one title and one TL;DR per paper marked 0 or 1 ("P101 title:1 tldr:0 # ..."), or the TL;DR
+    alone ("P101 | T1:0 # SETUP: ...")."""
     marks, reasons = Counter(), Counter()
     for path in sorted(folder.glob("verdicts_*.txt")):
         for line in path.read_text("utf-8").splitlines():
@@ -67,11 +68,15 @@ def strict_read(folder: Path) -> dict:
             if m:
                 marks.update({"papers": 1, "titles accepted": int(m.group(2)), "TL;DRs accepted": int(m.group(3))})
                 reasons.update(f"{what} {code}" for what, code in re.findall(r"(title|tldr): ([A-Z]+)\b", m.group(4)))
+            t = re.match(r"(P\d+)\s*\|\s*T1:([01])\s*(?:#\s*([A-Z]+))?", line)  # a TL;DR-only read, two readers
+            if t:
+                marks.update({"TL;DR marks": 1, "TL;DRs accepted": int(t.group(2))})
+                reasons.update([f"tldr {t.group(3)}"] if t.group(3) and t.group(2) == "0" else [])
     return {"marks": dict(marks), "reasons": dict(reasons.most_common())}
 
 
 def main() -> int:
-    strict = {f.name: strict_read(f) for f in sorted(FOLDER.glob("strict-read-*"))}
+    strict = {f.name: strict_read(f) for f in sorted(FOLDER.glob("strict-*"))}
     for name, r in strict.items():
         print(f"{name:22s} {r['marks']}")
     results = {f.name: score(f) for f in sorted(FOLDER.iterdir())
