@@ -250,10 +250,10 @@ _WAITING_PARTICIPLE = frozenset("designed tailored intended aimed meant dedicate
 _WAITING_ADJECTIVE = frozenset("""agnostic invariant equivalent sensitive prone immune resistant amenable applicable
 complementary orthogonal analogous akin similar comparable susceptible vulnerable identical proportional
 equivariant insensitive able unable backing""".split())  # "techniques are able (to X)"
-# "this problem", "these tasks": the noun of an earlier sentence, said with its modifiers
 # a sentence that defines a problem by its name: "X (XY) is a learning problem where ..."
 _DEFINED_AS = re.compile(r"(?!(?:This|These|That|Those|It|Such|There|Here|The|A|An|One|Our|Its|Their)\b)(?P<x>[A-Z][\w-]*(?: [\w-]+){0,6}(?: \([A-Z][\w-]*\))?) (?:is|refers to) (?:a|an|the) "
                          r"(?:[\w-]+ ){0,3}(?P<head>problem|task|setting|game)\b")
+# "this problem", "these tasks": the noun of an earlier sentence, said with its modifiers
 _REF_NP = re.compile(r"\b(?:these|this|such)\s+(?P<head>problems?|tasks?|settings?|questions?|games?)\b", re.I)
 _NOT_MODIFIER = STOP_WORDS | frozenset("""many several some various new novel important open challenging general
 same such different following above hard difficult fundamental key central core major critical crucial
